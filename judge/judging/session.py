@@ -1,0 +1,256 @@
+"""Judge one submission on a list of cases: drive workers, decide each call's verdict, replace broken workers.
+
+The flow per submission: start a worker, check that it built every case bit-identically (before any submission
+code ran), let it import the submission, make one untimed warm-up call, then call every case's methods in
+order under that case's limits. After any abnormal end the worker is replaced and judging goes on; after
+``RESOURCE_FAILURES_BEFORE_STOP`` cases end on a time or memory limit the rest are not run, so a submission
+that loops forever costs seconds, not minutes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from judge.judging.compare import Comparison, compare
+from judge.judging.verdict import Verdict, from_ending, from_error
+from judge.package.cases import Case
+from judge.worker.runner import Budget, Outcome, Worker
+
+RESOURCE_FAILURES_BEFORE_STOP = 2
+CLOSE_TO_LIMIT = 1.1
+"""a call may run to this multiple of its CPU limit; one that finishes above the limit is re-run once"""
+
+
+@dataclass(frozen=True)
+class CaseLimits:
+    cpu_s: float
+    memory_bytes: int
+
+    @property
+    def wall_s(self) -> float:
+        return 2 * self.cpu_s + 1.0
+
+    def budget(self) -> Budget:
+        return Budget(self.cpu_s * CLOSE_TO_LIMIT, self.wall_s, self.memory_bytes)
+
+
+@dataclass
+class CallResult:
+    method: str
+    verdict: Verdict
+    cpu_s: float = 0.0
+    wall_s: float = 0.0
+    peak_rss_bytes: int = 0
+    value: Any = None
+    """the decoded value the submission returned (shown only for visible cases)"""
+    comparison: Comparison | None = None
+    error: dict[str, Any] | None = None
+    """exception type, message and traceback tail from the worker, or the judge's own note"""
+    output: str = ""
+
+
+@dataclass
+class CaseResult:
+    case: Case
+    limits: CaseLimits
+    verdict: Verdict | None = None
+    """None when the case was not run"""
+    calls: list[CallResult] = field(default_factory=list)
+
+    @property
+    def cpu_s(self) -> float:
+        return sum(c.cpu_s for c in self.calls)
+
+    @property
+    def peak_rss_bytes(self) -> int:
+        return max((c.peak_rss_bytes for c in self.calls), default=0)
+
+
+@dataclass
+class Run:
+    """Everything a report needs about one judged submission."""
+
+    cases: list[CaseResult]
+    level: str
+    startup_error: dict[str, Any] | None = None
+
+
+def _protocol_violation(detail: str) -> dict[str, Any]:
+    return {"exc": "ProtocolViolation", "msg": detail}
+
+
+class Session:
+    """One submission, one worker at a time."""
+
+    def __init__(self, submission: Path, cases: list[Case], methods: list[str], device: str, memory_bytes: int):
+        self.submission = submission
+        self.cases = cases
+        self.device, self.methods = device, methods
+        self.memory_bytes = memory_bytes
+        self.worker: Worker | None = None
+        self.failed_start: tuple[Verdict, dict[str, Any]] | None = None
+        self.warmed = False
+        self.verified = False
+        """whether a worker has shown that it builds every case bit-identically (checked once per session)"""
+        self.level = "L0"
+        self._next_id = 0
+
+    # -- worker life cycle -------------------------------------------------------------------------------------
+    def _start(self) -> None:
+        """Start a worker, or record in ``failed_start`` why no worker can judge this submission."""
+        worker = Worker(self.submission, self.memory_bytes)
+        worker.start()
+        self.level = worker.level
+        setup_budget = Budget(cpu_s=600.0, wall_s=120.0, memory_bytes=self.memory_bytes)
+        to_verify = [] if self.verified else [c.spec() for c in self.cases]
+        worker.send({"type": "setup", "device": self.device, "methods": self.methods, "cases": to_verify})
+        built = worker.receive(setup_budget).message()
+        if not isinstance(built, dict) or built.get("type") != "built":
+            worker.close()
+            self.failed_start = (Verdict.INTERNAL_ERROR, {"exc": "WorkerStart", "msg": "the worker did not start"})
+            return
+        drift = [c.id for c, s in zip(self.cases, built["checksums"]) if c.build_sha256 and c.build_sha256 != s]
+        if drift:
+            worker.close()
+            self.failed_start = (Verdict.INTERNAL_ERROR, {"exc": "BuildDrift", "msg": ", ".join(drift)})
+            return
+        self.verified = True
+        ready = worker.receive(Budget(cpu_s=60.0, wall_s=30.0, memory_bytes=self.memory_bytes))
+        message = ready.message()
+        if isinstance(message, dict) and message.get("type") == "ready":
+            self.worker = worker
+            return
+        worker.close()
+        error = message if isinstance(message, dict) and message.get("type") == "import_error" else {
+            "exc": "ImportFailed", "msg": _startup_failure(ready)}
+        self.failed_start = (Verdict.COMPILE_ERROR, {k: str(error.get(k, ""))[:2000] for k in ("exc", "msg", "trace")})
+
+    def _drop_worker(self) -> None:
+        if self.worker:
+            self.worker.close()
+        self.worker = None
+
+    def close(self) -> None:
+        self._drop_worker()
+
+    # -- calls -------------------------------------------------------------------------------------------------
+    def _request(self, case_index: int, call_index: int, budget: Budget) -> Outcome | None:
+        if self.worker is None and self.failed_start is None:
+            self._start()
+            if self.worker and not self.warmed:
+                self._warm_up()
+        if self.worker is None:
+            return None
+        self._next_id += 1
+        return self.worker.request(self._call_message(case_index, call_index), budget)
+
+    def _call_message(self, case_index: int, call_index: int) -> dict[str, Any]:
+        return {"type": "call", "id": self._next_id, "case": self.cases[case_index].spec(), "call": call_index}
+
+    def _warm_up(self) -> None:
+        """One untimed call whose result is thrown away: lazy initialisation is not charged to the first case."""
+        self.warmed = True
+        self._next_id += 1
+        outcome = self.worker.request(self._call_message(0, 0), Budget(cpu_s=30.0, wall_s=30.0, memory_bytes=self.memory_bytes))
+        if outcome.ended or self.worker.leftover():
+            self._drop_worker()  # the case itself will show what is wrong, in a fresh worker
+            self._start()
+
+    def call(self, case_index: int, call_index: int, limits: CaseLimits, expected: Any, item: str) -> CallResult:
+        """Judge one call; a call that finishes just over its CPU limit is re-run once in a fresh worker."""
+        result = self._call_once(case_index, call_index, limits, expected, item)
+        if result.verdict is not Verdict.TIME_LIMIT_EXCEEDED or result.error.get("exc") != "CloseToLimit":
+            return result
+        self._drop_worker()
+        retry = self._call_once(case_index, call_index, limits, expected, item)
+        return retry if retry.cpu_s < result.cpu_s else result
+
+    def _call_once(self, case_index: int, call_index: int, limits: CaseLimits, expected: Any, item: str) -> CallResult:
+        method = self.cases[case_index].calls[call_index]["method"]
+        outcome = self._request(case_index, call_index, limits.budget())
+        if outcome is None:
+            verdict, error = self.failed_start
+            return CallResult(method, verdict, error=error)
+        result = CallResult(method, Verdict.ACCEPTED, outcome.cpu_s, outcome.wall_s, outcome.peak_rss_bytes,
+                            output=outcome.output.decode("utf-8", "replace"))
+        if outcome.ended:
+            result.verdict = from_ending(outcome)
+            result.error = {"exc": outcome.ended, "msg": _ending_note(outcome, limits)}
+            self._drop_worker()
+            return result
+        message = outcome.message()
+        if self.worker.leftover():
+            self._drop_worker()
+        if not isinstance(message, dict) or message.get("id") != self._next_id or message.get("type") not in (
+                "result", "error"):
+            result.verdict, result.error = Verdict.OUTPUT_FORMAT_ERROR, _protocol_violation(
+                "the worker's reply was not a well-formed answer to this call")
+            self._drop_worker()
+        elif message["type"] == "error":
+            result.error = {k: str(message.get(k, ""))[:2000] for k in ("exc", "msg", "trace")}
+            result.verdict = from_error(result.error)
+        else:
+            _judge_value(result, message.get("value"), expected, item)
+        if result.verdict is Verdict.ACCEPTED and outcome.cpu_s > limits.cpu_s:
+            result.verdict = Verdict.TIME_LIMIT_EXCEEDED
+            result.error = {"exc": "CloseToLimit", "msg": f"used {outcome.cpu_s:.3f} s of CPU, limit {limits.cpu_s:.3f} s"}
+        return result
+
+
+def _judge_value(result: CallResult, value: Any, expected: Any, item: str) -> None:
+    result.value = value
+    if expected is _NO_EXPECTATION:
+        return
+    result.comparison = compare(value, expected, item)
+    if result.comparison.format_error:
+        result.verdict = Verdict.OUTPUT_FORMAT_ERROR
+    elif not result.comparison.accepted:
+        result.verdict = Verdict.WRONG_ANSWER
+
+
+_NO_EXPECTATION = object()
+"""passed as ``expected`` when only the value and the timing matter (calibration, generation)"""
+
+
+def _ending_note(outcome: Outcome, limits: CaseLimits) -> str:
+    return {
+        "cpu": f"stopped after {outcome.cpu_s:.2f} s of CPU time (limit {limits.cpu_s:.2f} s)",
+        "wall": f"stopped after {outcome.wall_s:.2f} s of wall time (limit {limits.wall_s:.2f} s)",
+        "memory": f"stopped at {outcome.peak_rss_bytes / 2**20:.0f} MiB (limit {limits.memory_bytes / 2**20:.0f} MiB)",
+        "too_large": "the returned value was larger than the judge accepts",
+        "exit": f"the process ended during the call (exit status {outcome.exit_status})",
+    }[outcome.ended]
+
+
+def _startup_failure(outcome: Outcome) -> str:
+    if outcome.ended in ("cpu", "wall"):
+        return "importing the submission did not finish in time"
+    if outcome.ended == "memory":
+        return "importing the submission used too much memory"
+    if outcome.ended == "exit":
+        return f"the process ended while importing the submission (exit status {outcome.exit_status})"
+    return "the worker's reply at start-up was not the expected one"
+
+
+def judge_cases(session: Session, limits: list[CaseLimits], expected: list[list[Any]] | None,
+                items: dict[str, str]) -> list[CaseResult]:
+    """Run every case in order; ``expected`` holds one value per call (None: record values and times only)."""
+    results, resource_failures = [], 0
+    for index, case in enumerate(session.cases):
+        case_result = CaseResult(case, limits[index])
+        results.append(case_result)
+        if resource_failures >= RESOURCE_FAILURES_BEFORE_STOP:
+            continue
+        for call_index, call in enumerate(case.calls):
+            want = expected[index][call_index] if expected is not None else _NO_EXPECTATION
+            call_result = session.call(index, call_index, limits[index], want, items.get(call["method"], "item"))
+            case_result.calls.append(call_result)
+            if call_result.verdict is not Verdict.ACCEPTED:
+                break
+        case_result.verdict = next((c.verdict for c in case_result.calls if c.verdict is not Verdict.ACCEPTED),
+                                   Verdict.ACCEPTED)
+        if case_result.verdict in (Verdict.TIME_LIMIT_EXCEEDED, Verdict.MEMORY_LIMIT_EXCEEDED):
+            resource_failures += 1
+    return results

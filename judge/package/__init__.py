@@ -1,0 +1,62 @@
+"""Problem packages: the on-disk contract every problem follows.
+
+A problem is a folder of data under ``problems/<slug>/``; adding one never means editing the judge::
+
+    problems/<slug>/
+      problem.toml            metadata (below)
+      statement.md.j2         statement template, English (Jinja2; constants and samples injected)
+      statement.zh.md.j2      the same statement in Chinese (optional)
+      starter.py              the starter ``Solution`` class a learner fills in
+      cases/sample/NN-name.json   visible cases: shown in the statement and by ``judge run``
+      cases/hidden/NN-name.json   hidden cases: only ``judge submit`` sees them
+      submissions/<verdict>/*.py  declared submissions; the folder names the verdict they must get
+    solutions/<slug>.py       the reference solution (outside the package, never shown to learners)
+
+``problem.toml``
+    ``slug``, ``title``, ``difficulty`` (easy|medium|hard), ``tags`` (list of strings).
+    ``[[methods]]``: ``name``, ``signature`` (as shown to learners), ``returns`` (prose).
+    ``[constants]``: every threshold or number the statement quotes, by name; the template reads them from here.
+    ``[[pitfalls]]``: ``id``, ``summary`` -- mistakes the hidden cases must catch. Each has at least one
+    declared wrong submission whose first lines carry ``# pitfall: <id>``.
+    ``[limits]``: ``time_multiplier``, ``time_floor_s`` (CPU seconds), ``memory_mb`` (resident set, whole worker).
+
+Case files (JSON) are *specifications*, not pickles. A case names the objects it needs and the calls to make::
+
+    {
+      "title": "Healthy Kaiming MLP",
+      "objects": {
+        "model": {"kind": "mlp", "seed": 1, "layers": [
+            {"linear": [16, 32], "weight": {"init": "kaiming_normal"}, "bias": {"init": "zeros"}},
+            {"act": "relu"},
+            {"linear": [32, 4]}],
+          "stale_grad": {"init": "normal", "std": 1.0}},
+        "x": {"kind": "tensor", "seed": 2, "shape": [64, 16], "init": "normal"},
+        "y": {"kind": "tensor", "seed": 3, "shape": [64, 4], "init": "uniform", "low": -1, "high": 1}
+      },
+      "calls": [
+        {"method": "compute_activation_stats", "args": ["$model", "$x"]},
+        {"method": "diagnose", "args": [[{"mean": 0.0, "std": 1.0, "dead_fraction": 0.0}], []]}
+      ],
+      "build_sha256": "...",        written by ``judge gen``
+      "expected": {"cpu": {...}}    written by ``judge gen``
+    }
+
+* An argument that is a string ``"$name"`` is the object ``name``, freshly built for every call, so a
+  solution that mutates what it was given cannot influence another call. Any other argument is a JSON literal.
+* ``mlp`` builds an ``nn.Sequential``. A layer is ``{"linear": [in, out], "weight": INIT, "bias": INIT}``
+  (both default to ``{"init": "default"}``, PyTorch's own ``nn.Linear`` initialisation) or
+  ``{"act": "relu"|"sigmoid"|"tanh"|"leaky_relu", "negative_slope": 0.01}``. ``stale_grad`` (optional) fills
+  every parameter's ``.grad`` before the call, as if an earlier backward pass had run.
+* ``tensor`` builds a tensor of ``shape`` from an INIT.
+* INIT is ``{"init": scheme, ...}`` with scheme one of: ``default``, ``zeros``, ``constant`` (``value``),
+  ``normal`` (``mean``=0, ``std``=1), ``uniform`` (``low``=-1, ``high``=1), ``kaiming_normal`` and
+  ``kaiming_uniform`` (``gain``=sqrt(2), fan-in mode), ``xavier_normal`` and ``xavier_uniform`` (``gain``=1),
+  ``values`` (``values``: a nested list of the exact shape).
+* Every object draws from its own ``torch.Generator`` seeded with its ``seed``, in float64 on the CPU, then is
+  cast to float32, so a case builds bit-identical tensors on every machine; ``build_sha256`` records them and
+  the worker checks it before any submission code runs. Objects are moved to the judging device afterwards.
+
+``expected`` is keyed by device (``cpu``, ``cuda``). Each entry records ``torch`` (version), ``settings``
+(threads, TF32 policy, dtype of the reference) and ``outputs``: one value per call, in call order. Expected
+values never reach the process that runs a submission.
+"""

@@ -1,0 +1,164 @@
+"""Case files: load, validate against the schema in :mod:`judge.package`, and split spec from expectations.
+
+Every error names the file and the field (``objects.model.layers[2].linear``) so an author can fix it at once.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from judge.errors import BadInput
+
+VISIBILITIES = ("sample", "hidden")
+ACTIVATIONS = ("relu", "sigmoid", "tanh", "leaky_relu")
+INIT_SCHEMES = (
+    "default", "zeros", "constant", "normal", "uniform",
+    "kaiming_normal", "kaiming_uniform", "xavier_normal", "xavier_uniform", "values",
+)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One case of a problem: what to build and call, and what the reference returned."""
+
+    name: str
+    """file stem, e.g. ``03-wide-relu``"""
+    visibility: str
+    """``sample`` (shown to learners) or ``hidden``"""
+    path: Path
+    title: str
+    objects: dict[str, Any]
+    calls: list[dict[str, Any]]
+    build_sha256: str | None
+    expected: dict[str, Any] = field(repr=False)
+    """per device: ``{"torch": ..., "settings": ..., "outputs": [one value per call]}``"""
+    raw: dict[str, Any] = field(repr=False)
+    """the file as read, so author tools can write it back with additions"""
+
+    @property
+    def hidden(self) -> bool:
+        return self.visibility == "hidden"
+
+    @property
+    def id(self) -> str:
+        return f"{self.visibility}/{self.name}"
+
+    def spec(self) -> dict[str, Any]:
+        """What the worker may see: objects, calls and checksum, never the expected values."""
+        return {"objects": self.objects, "calls": self.calls, "build_sha256": self.build_sha256}
+
+
+class _Checker:
+    def __init__(self, path: Path):
+        self.path = path
+
+    def fail(self, where: str, what: str) -> None:
+        raise BadInput("case_invalid", path=self.path, field=where, problem=what)
+
+    def type(self, value: Any, kinds: type | tuple[type, ...], where: str, what: str) -> Any:
+        if not isinstance(value, kinds) or isinstance(value, bool) and bool not in _as_tuple(kinds):
+            self.fail(where, f"expected {what}")
+        return value
+
+    def dims(self, value: Any, where: str, count: int | None = None, allow_zero: bool = False) -> None:
+        ok = isinstance(value, list) and (count is None or len(value) == count) and all(
+            type(v) is int and (v > 0 or allow_zero and v == 0) for v in value)
+        if not ok:
+            size = f"a list of {count} " if count else "a list of "
+            self.fail(where, size + ("non-negative" if allow_zero else "positive") + " integers")
+
+    def init(self, spec: Any, where: str) -> None:
+        self.type(spec, dict, where, "an object like {\"init\": \"normal\", \"std\": 1.0}")
+        scheme = spec.get("init")
+        if scheme not in INIT_SCHEMES:
+            self.fail(f"{where}.init", f"one of {', '.join(INIT_SCHEMES)}")
+        for key in ("value", "mean", "std", "low", "high", "gain"):
+            if key in spec:
+                self.type(spec[key], (int, float), f"{where}.{key}", "a number")
+        if scheme == "constant" and "value" not in spec:
+            self.fail(f"{where}.value", "a number (the constant)")
+        if scheme == "values" and not isinstance(spec.get("values"), list):
+            self.fail(f"{where}.values", "a nested list of numbers")
+
+    def layer(self, spec: Any, where: str) -> None:
+        self.type(spec, dict, where, "a layer object")
+        if "linear" in spec:
+            self.dims(spec["linear"], f"{where}.linear", count=2)
+            for part in ("weight", "bias"):
+                if part in spec:
+                    self.init(spec[part], f"{where}.{part}")
+        elif spec.get("act") not in ACTIVATIONS:
+            self.fail(where, f"a \"linear\" layer or \"act\" one of {', '.join(ACTIVATIONS)}")
+
+    def object(self, spec: Any, where: str) -> None:
+        self.type(spec, dict, where, "an object specification")
+        self.type(spec.get("seed"), int, f"{where}.seed", "an integer seed")
+        kind = spec.get("kind")
+        if kind == "mlp":
+            layers = self.type(spec.get("layers"), list, f"{where}.layers", "a list of layers")
+            for i, layer in enumerate(layers):
+                self.layer(layer, f"{where}.layers[{i}]")
+            if "stale_grad" in spec:
+                self.init(spec["stale_grad"], f"{where}.stale_grad")
+        elif kind == "tensor":
+            self.dims(spec.get("shape"), f"{where}.shape", allow_zero=True)
+            self.init(spec, where)
+        else:
+            self.fail(f"{where}.kind", "\"mlp\" or \"tensor\"")
+
+    def call(self, spec: Any, where: str, objects: dict[str, Any]) -> None:
+        self.type(spec, dict, where, "a call object")
+        self.type(spec.get("method"), str, f"{where}.method", "a method name")
+        args = self.type(spec.get("args"), list, f"{where}.args", "a list of arguments")
+        for i, arg in enumerate(args):
+            if isinstance(arg, str) and arg.startswith("$") and arg[1:] not in objects:
+                self.fail(f"{where}.args[{i}]", f"a defined object, not {arg!r}")
+
+
+def _as_tuple(kinds: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kinds if isinstance(kinds, tuple) else (kinds,)
+
+
+def parse_case(raw: Any, path: Path, visibility: str, methods: set[str]) -> Case:
+    check = _Checker(path)
+    check.type(raw, dict, "(top level)", "a JSON object")
+    objects = check.type(raw.get("objects", {}), dict, "objects", "an object of named objects")
+    for name, spec in objects.items():
+        check.object(spec, f"objects.{name}")
+    calls = check.type(raw.get("calls"), list, "calls", "a non-empty list of calls")
+    if not calls:
+        check.fail("calls", "a non-empty list of calls")
+    for i, call in enumerate(calls):
+        check.call(call, f"calls[{i}]", objects)
+        if call["method"] not in methods:
+            check.fail(f"calls[{i}].method", f"one of {', '.join(sorted(methods))}")
+    expected = check.type(raw.get("expected", {}), dict, "expected", "an object keyed by device")
+    for device, entry in expected.items():
+        outputs = check.type(entry, dict, f"expected.{device}", "an object").get("outputs")
+        if not isinstance(outputs, list) or len(outputs) != len(calls):
+            check.fail(f"expected.{device}.outputs", f"a list of {len(calls)} values, one per call")
+    return Case(
+        name=path.stem, visibility=visibility, path=path,
+        title=check.type(raw.get("title", path.stem), str, "title", "a string"),
+        objects=objects, calls=calls, build_sha256=raw.get("build_sha256"), expected=expected, raw=raw,
+    )
+
+
+def load_case(path: Path, visibility: str, methods: set[str]) -> Case:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput("case_unreadable", path=path, reason=str(exc)) from None
+    except json.JSONDecodeError as exc:
+        raise BadInput("case_invalid", path=path, field=f"line {exc.lineno}", problem=f"valid JSON ({exc.msg})") from None
+    return parse_case(raw, path, visibility, methods)
+
+
+def save_case(case: Case, raw: dict[str, Any]) -> None:
+    """Write an author tool's update of a case file, in a stable, diff-friendly layout."""
+    tmp = case.path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(raw, indent=2, allow_nan=False) + "\n", encoding="utf-8")
+    tmp.replace(case.path)

@@ -1,0 +1,205 @@
+"""``judge gen``: compute a problem's expected values with its reference solution and reject fragile cases.
+
+Author-side and trusted: the reference runs in this process. For every case the reference is called on
+objects built as the judge builds them; the stored expected value is its output on the float32 objects cast to
+float64 (``E = round(x_ref, 4)``). The case is then recomputed, *unrounded* (the reference's ``round`` is
+replaced by the identity in its own namespace), in float64 and in float32 with 1 thread, with several threads
+and with the batch rows permuted, and rejected (``shared/research/numerics.md`` §4) when
+
+* R1  a statistic is NaN or infinite, or larger than 1e6 in magnitude, in any configuration;
+* R2  a float32 configuration strays from float64 by more than a quarter of the tolerance;
+* R3  a string output (a decision) differs between configurations;
+* R4  a statistic named in ``[fragility.thresholds]`` of problem.toml lies within 0.1% of one of its thresholds;
+* R5  a neuron's best pre-activation is within 1e-4 standard deviations of zero without being exactly zero,
+      or a sigmoid's input falls below -80 (float32 underflow to exactly 0).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import math
+import platform
+from types import ModuleType
+from typing import Any, Callable, Iterator
+
+import torch
+from torch import nn
+
+from judge.judging.compare import numbers_match, tolerance
+from judge.judging.limits import torch_version
+from judge.package.build import build_objects, checksum, resolve_args, to_device
+from judge.package.cases import Case, save_case
+from judge.package.problem import Problem
+
+PARALLEL_THREADS = 4
+PERMUTATION_SEED = 12345
+MAGNITUDE_CAP = 1e6
+NOISE_SHARE = 0.25
+THRESHOLD_MARGIN = 1e-3
+KINK_MARGIN = 1e-4
+SIGMOID_FLOOR = -80.0
+
+
+def load_reference(problem: Problem) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"reference_{problem.slug.replace('-', '_')}", problem.reference)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@contextlib.contextmanager
+def unrounded(module: ModuleType) -> Iterator[None]:
+    """Make the reference's own ``round(x, n)`` the identity, to see the statistics before rounding."""
+    module.round = lambda value, ndigits=None: value
+    try:
+        yield
+    finally:
+        del module.round
+
+
+@contextlib.contextmanager
+def threads(count: int) -> Iterator[None]:
+    before = torch.get_num_threads()
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def _cast(obj: Any, dtype: torch.dtype) -> Any:
+    return obj.to(dtype) if isinstance(obj, (nn.Module, torch.Tensor)) else obj
+
+
+def _permute_rows(objects: dict[str, Any]) -> dict[str, Any]:
+    """The same row permutation for every batch tensor: every statistic here is permutation-invariant."""
+    batch = {t.shape[0] for t in objects.values() if isinstance(t, torch.Tensor) and t.dim() >= 2}
+    if len(batch) != 1:
+        return objects
+    order = torch.randperm(batch.pop(), generator=torch.Generator().manual_seed(PERMUTATION_SEED))
+    return {k: v[order] if isinstance(v, torch.Tensor) and v.dim() >= 2 else v for k, v in objects.items()}
+
+
+def call_reference(solution: Any, case: Case, dtype: torch.dtype = torch.float64, device: str = "cpu",
+                   transform: Callable[[dict[str, Any]], dict[str, Any]] = lambda o: o) -> list[Any]:
+    """The reference's output for every call of ``case``, each on freshly built objects."""
+    outputs = []
+    for call in case.calls:
+        objects = transform(build_objects(case.objects))
+        objects = {k: to_device(_cast(v, dtype), device) for k, v in objects.items()}
+        outputs.append(getattr(solution, call["method"])(*resolve_args(call["args"], objects)))
+    return outputs
+
+
+def _leaves(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _leaves(v, f"{path}.{k}" if path else k)
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            yield from _leaves(v, f"{path}[{i}]")
+    else:
+        yield path, value
+
+
+def _fragility(problem: Problem, reference: list[Any], variants: dict[str, list[Any]]) -> str | None:
+    thresholds = problem.meta.get("fragility", {}).get("thresholds", {})
+    ref_leaves = dict(_leaves(reference))
+    for name, outputs in variants.items():
+        for path, value in _leaves(outputs):
+            want = ref_leaves.get(path)
+            if isinstance(value, str) or isinstance(want, str):
+                if value != want:
+                    return f"R3: decision {path} is {value!r} in {name} but {want!r} in float64"
+                continue
+            value, want = float(value), float(want)
+            if not (math.isfinite(value) and math.isfinite(want)) or abs(want) > MAGNITUDE_CAP:
+                return f"R1: {path} is {want} (float64) / {value} ({name}): non-finite or above {MAGNITUDE_CAP:g}"
+            if abs(value - want) > NOISE_SHARE * tolerance(want):
+                return f"R2: {path} differs by {abs(value - want):.2e} between {name} and float64, over a quarter of the tolerance"
+    for path, value in ref_leaves.items():
+        for threshold in thresholds.get(path.rsplit(".", 1)[-1], []):
+            if not isinstance(value, str) and abs(float(value) - threshold) <= THRESHOLD_MARGIN * abs(threshold):
+                return f"R4: {path} = {value:.6g} lies within 0.1% of the threshold {threshold:g}"
+    return None
+
+
+def _kinks(case: Case) -> str | None:
+    """R5, on every Linear output of every model that a call feeds with a tensor."""
+    for call in case.calls:
+        objects = {k: _cast(v, torch.float64) for k, v in build_objects(case.objects).items()}
+        args = resolve_args(call["args"], objects)
+        models = [a for a in args if isinstance(a, nn.Sequential)]
+        inputs = [a for a in args if isinstance(a, torch.Tensor)]
+        if not models or not inputs:
+            continue
+        h = inputs[0]
+        with torch.no_grad():
+            for layer in models[0].children():
+                if isinstance(layer, nn.Sigmoid) and h.numel() and h.min().item() < SIGMOID_FLOOR:
+                    return f"R5: a sigmoid input reaches {h.min().item():.1f}, below {SIGMOID_FLOOR:g}"
+                h = layer(h)
+                if isinstance(layer, nn.Linear) and h.dim() == 2 and h.shape[0] > 0:
+                    best = h.max(dim=0).values
+                    spread = h.std().item() if h.numel() > 1 else 0.0
+                    near = (best != 0) & (best.abs() < KINK_MARGIN * spread)
+                    if near.any():
+                        return f"R5: a neuron's best pre-activation is {best[near][0].item():.2e}, within noise of 0"
+    return None
+
+
+def check_case(problem: Problem, module: ModuleType, case: Case) -> tuple[list[Any], str | None]:
+    """The expected outputs of ``case``, and the reason it is fragile (None when it is sound)."""
+    solution = module.Solution()
+    expected = call_reference(solution, case)
+    with unrounded(module):
+        reference = call_reference(solution, case)
+        with threads(1):
+            variants = {"float32, 1 thread": call_reference(solution, case, torch.float32)}
+            variants["float32, permuted batch"] = call_reference(solution, case, torch.float32, transform=_permute_rows)
+        with threads(PARALLEL_THREADS):
+            variants[f"float32, {PARALLEL_THREADS} threads"] = call_reference(solution, case, torch.float32)
+    return expected, _fragility(problem, reference, variants) or _kinks(case)
+
+
+def _settings() -> dict[str, Any]:
+    return {"threads": 1, "tf32": False, "reference_dtype": "float64", "machine": platform.machine()}
+
+
+def generate(problem: Problem, dry_run: bool = False, log: Callable[[str], None] = print) -> list[tuple[str, str]]:
+    """Write ``build_sha256`` and ``expected.cpu`` into every sound case; return the rejected ones."""
+    torch.set_num_threads(1)
+    module = load_reference(problem)
+    rejected = []
+    for case in problem.cases:
+        expected, reason = check_case(problem, module, case)
+        if reason:
+            rejected.append((case.id, reason))
+            log(f"rejected {case.id}: {reason}")
+            continue
+        raw = dict(case.raw)
+        raw["build_sha256"] = checksum(build_objects(case.objects))
+        raw["expected"] = {**raw.get("expected", {}), "cpu": {
+            "torch": torch_version(), "settings": _settings(), "outputs": expected}}
+        if not dry_run:
+            save_case(case, raw)
+        log(f"ok       {case.id}")
+    log(f"{problem.slug}: {len(problem.cases) - len(rejected)} cases kept, {len(rejected)} rejected")
+    return rejected
+
+
+def same_outputs(stored: list[Any], fresh: list[Any]) -> str | None:
+    """The first leaf where a stored expected value fails the comparison rule against a recomputed one."""
+    fresh_leaves = dict(_leaves(fresh))
+    stored_leaves = dict(_leaves(stored))
+    if set(fresh_leaves) != set(stored_leaves):
+        return "(structure)"
+    for path, want in stored_leaves.items():
+        got = fresh_leaves[path]
+        if isinstance(want, str) or isinstance(got, str):
+            if want != got:
+                return path
+        elif not numbers_match(float(got), float(want)):
+            return path
+    return None

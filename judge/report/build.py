@@ -1,0 +1,142 @@
+"""Build the JSON report: the source of truth every other format is rendered from.
+
+Schema (``schema_version`` 1). Top-level fields follow Gradescope's ``results.json`` where they fit:
+
+``score``, ``max_score``    cases passed, cases in total
+``execution_time``          wall seconds for the whole judgement
+``output``                  one-line summary
+``visibility``              always ``visible``
+``tests[]``                 one per case, in judging order (samples first), each with
+    ``name``, ``number``, ``status`` (``passed``/``failed``), ``score``, ``max_score``, ``execution_time`` (CPU s),
+    ``output`` (text), ``visibility`` and ``extra_data``: ``case``, ``hidden``, ``verdict`` (null: not run),
+    ``cpu_time_s``, ``peak_memory_mb``, ``time_limit_s``, ``memory_limit_mb`` and ``calls[]`` (``method``,
+    ``verdict``, ``cpu_time_s``, ``failed_field``). Visible cases add ``inputs`` and, per call, ``got``,
+    ``expected``, ``differences[]`` (``field``, ``got``, ``expected``, ``error``, ``tolerance``), ``error``
+    (``exc``, ``msg``, ``trace``) and ``stdout``. Hidden cases never carry inputs, values, output or messages.
+Also ``schema_version``, ``verdict`` (overall), ``mode`` (``run``/``submit``), ``passed``, ``total``,
+``problem`` (``slug``, ``title``), ``submission`` (``path``, ``sha256``) and ``judge`` (``version``, ``torch``,
+``device``, ``expected_device``, ``security_level``, ``comparison_rule``, ``judge_error``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from judge import __version__
+from judge.judging.compare import RULE_TEXT, Difference
+from judge.judging.session import CallResult, CaseResult
+from judge.judging.verdict import Verdict, overall
+from judge.package.describe import describe_inputs
+
+SCHEMA_VERSION = 1
+MB = 2**20
+
+
+def _json_number(value: Any) -> Any:
+    """Strict JSON has no NaN or infinity: write those as strings."""
+    if type(value) is float and not math.isfinite(value):
+        return str(value)
+    if type(value) is list:
+        return [_json_number(v) for v in value]
+    if type(value) is dict:
+        return {k: _json_number(v) for k, v in value.items()}
+    return value
+
+
+def _difference(d: Difference) -> dict[str, Any]:
+    return _json_number({"field": d.field, "got": d.got, "expected": d.expected, "error": d.error,
+                         "tolerance": d.tolerance, "problem": d.problem})
+
+
+def _failed_field(call: CallResult) -> str | None:
+    comparison = call.comparison
+    if comparison is None:
+        return None
+    if comparison.format_error:
+        return comparison.format_error.field
+    return comparison.differences[0].field if comparison.differences else None
+
+
+def _call(call: CallResult, expected: Any, visible: bool) -> dict[str, Any]:
+    entry: dict[str, Any] = {"method": call.method, "verdict": call.verdict.value,
+                             "cpu_time_s": round(call.cpu_s, 4), "failed_field": _failed_field(call)}
+    if not visible:
+        if call.error and call.error.get("exc") in ("cpu", "wall", "memory", "CloseToLimit"):
+            entry["limit"] = call.error["msg"]  # the judge's own words about its limits, never the submission's
+        return entry
+    comparison = call.comparison
+    entry.update({
+        "got": _json_number(call.value),
+        "expected": _json_number(expected),
+        "differences": [_difference(d) for d in (comparison.differences if comparison else [])],
+        "format_error": _difference(comparison.format_error) if comparison and comparison.format_error else None,
+        "error": call.error,
+        "stdout": call.output,
+    })
+    return entry
+
+
+def _test(number: int, result: CaseResult, expected: list[Any] | None) -> dict[str, Any]:
+    visible = not result.case.hidden
+    passed = result.verdict is Verdict.ACCEPTED
+    extra = {
+        "case": result.case.id,
+        "hidden": result.case.hidden,
+        "verdict": result.verdict.value if result.verdict else None,
+        "cpu_time_s": round(result.cpu_s, 4),
+        "peak_memory_mb": round(result.peak_rss_bytes / MB, 1),
+        "time_limit_s": round(result.limits.cpu_s, 3),
+        "memory_limit_mb": round(result.limits.memory_bytes / MB),
+        "calls": [_call(c, expected[i] if expected else None, visible) for i, c in enumerate(result.calls)],
+    }
+    if visible:
+        extra["title"] = result.case.title
+        extra["inputs"] = describe_inputs(result.case)
+    return {
+        "name": f"{result.case.id}" + (f": {result.case.title}" if visible else ""),
+        "number": str(number),
+        "status": "passed" if passed else "failed",
+        "score": 1.0 if passed else 0.0,
+        "max_score": 1.0,
+        "execution_time": round(result.cpu_s, 4),
+        "output": _summary_line(result),
+        "visibility": "visible",
+        "extra_data": extra,
+    }
+
+
+def _summary_line(result: CaseResult) -> str:
+    if result.verdict is None:
+        return "not run: judging stopped after repeated time or memory limit failures"
+    failing = next((c for c in result.calls if c.verdict is not Verdict.ACCEPTED), None)
+    if failing is None:
+        return "accepted"
+    where = _failed_field(failing)
+    return f"{failing.verdict.value} in {failing.method}" + (f" at {where}" if where else "")
+
+
+def build_report(*, mode: str, problem: Any, submission: dict[str, str], results: list[CaseResult],
+                 expected: list[list[Any]], environment: dict[str, Any], wall_s: float,
+                 judge_error: str | None = None) -> dict[str, Any]:
+    verdicts = [r.verdict for r in results]
+    final = Verdict.INTERNAL_ERROR if judge_error else overall(verdicts)
+    passed = sum(v is Verdict.ACCEPTED for v in verdicts)
+    tests = [_test(i + 1, r, expected[i] if expected else None) for i, r in enumerate(results)]
+    scope = "sample cases" if mode == "run" else "cases"
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "verdict": final.value,
+        "mode": mode,
+        "score": float(passed),
+        "max_score": float(len(results)),
+        "passed": passed,
+        "total": len(results),
+        "execution_time": round(wall_s, 3),
+        "output": f"{final.value}: {passed}/{len(results)} {scope} passed",
+        "visibility": "visible",
+        "problem": {"slug": problem.slug, "title": problem.title},
+        "submission": submission,
+        "judge": {"version": __version__, "comparison_rule": RULE_TEXT, "judge_error": judge_error, **environment},
+        "tests": tests,
+    }

@@ -1,0 +1,205 @@
+"""The parent's side of a worker: start it, send requests, and watch time, memory and output while it works.
+
+One loop (``select`` on the response and output pipes, polling ``/proc`` every few milliseconds) does all the
+waiting, so a worker that floods its stdout never blocks and one that sleeps or spins is killed on time.
+Nothing here decides a verdict: :class:`Outcome` says what happened, :mod:`judge.judging` judges it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from judge.worker import procfs, sandbox
+
+POLL_S = 0.005
+RESPONSE_CAP = 1 << 20
+OUTPUT_CAP = 64 << 10
+IMPORT_WALL_S = 30.0
+SETUP_WALL_S = 120.0
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits for one request; the parent kills the worker at the first one crossed."""
+
+    cpu_s: float
+    wall_s: float
+    memory_bytes: int
+
+
+@dataclass
+class Outcome:
+    """What happened to one request. ``ended`` is None when a complete line came back."""
+
+    ended: str | None = None
+    """None, or why it stopped: ``cpu``, ``wall``, ``memory``, ``too_large``, ``exit``"""
+    line: bytes = b""
+    """the response line, unparsed: the worker is untrusted"""
+    cpu_s: float = 0.0
+    wall_s: float = 0.0
+    peak_rss_bytes: int = 0
+    output: bytes = b""
+    """what the worker printed meanwhile (capped)"""
+    exit_status: int | None = None
+
+    def message(self) -> Any:
+        """The response as JSON, or None when it is not valid JSON (a protocol violation)."""
+        try:
+            return json.loads(self.line, parse_constant=float)
+        except (ValueError, RecursionError):
+            return None
+
+
+@dataclass
+class Worker:
+    submission: Path
+    memory_bytes: int
+    started: sandbox.Started | None = None
+    _request_w: int = -1
+    _response_r: int = -1
+    _output_r: int = -1
+    _buffer: bytes = b""
+    output_total: int = field(default=0)
+
+    def start(self) -> None:
+        request_r, self._request_w = os.pipe()
+        self._response_r, response_w = os.pipe()
+        self._output_r, output_w = os.pipe()
+        try:
+            self.started = sandbox.start(self.submission, (request_r, response_w), output_w, self.memory_bytes)
+        finally:
+            for fd in (request_r, response_w, output_w):
+                os.close(fd)
+        for fd in (self._response_r, self._output_r):
+            os.set_blocking(fd, False)
+
+    @property
+    def level(self) -> str:
+        return self.started.level if self.started else sandbox.level()
+
+    @property
+    def pid(self) -> int:
+        return self.started.process.pid
+
+    def send(self, message: dict[str, Any]) -> bool:
+        try:
+            os.write(self._request_w, json.dumps(message).encode() + b"\n")
+            return True
+        except OSError:  # the worker has gone; the next read reports how
+            return False
+
+    def request(self, message: dict[str, Any], budget: Budget) -> Outcome:
+        """Send one request and wait for one response line within ``budget``."""
+        procfs.reset_peak(self.pid)
+        before = procfs.usage(self.pid).cpu_s
+        self.send(message)
+        return self.receive(budget, cpu_start=before)
+
+    def receive(self, budget: Budget, cpu_start: float = 0.0) -> Outcome:
+        start = time.monotonic()
+        outcome = Outcome()
+        usage = procfs.usage(self.pid)
+        while True:
+            outcome.wall_s = time.monotonic() - start
+            outcome.cpu_s = max(usage.cpu_s - cpu_start, 0.0)
+            outcome.peak_rss_bytes = max(outcome.peak_rss_bytes, usage.peak_rss_bytes, usage.rss_bytes)
+            if b"\n" in self._buffer:
+                outcome.line, self._buffer = self._buffer.split(b"\n", 1)
+                break
+            ended = self._limit_crossed(outcome, budget)
+            if ended:
+                outcome.ended = ended
+                self.kill()
+                break
+            ready, _, _ = select.select([self._response_r, self._output_r], [], [], POLL_S)
+            if self._output_r in ready:
+                self._drain_output(outcome)
+            if self._response_r in ready and not self._read_response():
+                outcome.ended = "exit"
+                outcome.exit_status = self._reap()
+                break
+            usage = procfs.usage(self.pid) if self.alive() else usage
+        self._drain_output(outcome)
+        return outcome
+
+    def _limit_crossed(self, outcome: Outcome, budget: Budget) -> str | None:
+        if len(self._buffer) > RESPONSE_CAP:
+            return "too_large"
+        if outcome.cpu_s > budget.cpu_s:
+            return "cpu"
+        if outcome.wall_s > budget.wall_s:
+            return "wall"
+        if outcome.peak_rss_bytes > budget.memory_bytes:
+            return "memory"
+        return None
+
+    def _read_response(self) -> bool:
+        try:
+            chunk = os.read(self._response_r, 1 << 16)
+        except BlockingIOError:
+            return True
+        self._buffer += chunk
+        return bool(chunk)
+
+    def _drain_output(self, outcome: Outcome) -> None:
+        while True:
+            try:
+                chunk = os.read(self._output_r, 1 << 16)
+            except (BlockingIOError, OSError):
+                return
+            if not chunk:
+                return
+            room = max(OUTPUT_CAP - self.output_total, 0)
+            outcome.output += chunk[:room]
+            self.output_total += len(chunk)
+
+    def alive(self) -> bool:
+        return self.started is not None and self.started.process.poll() is None
+
+    def leftover(self) -> bool:
+        """Bytes after the last response mean the worker wrote more than it was asked: don't reuse it."""
+        self._read_response()
+        return bool(self._buffer)
+
+    def _reap(self) -> int | None:
+        try:
+            return self.started.process.wait(timeout=1.0)
+        except Exception:  # noqa: BLE001
+            self.kill()
+            return self.started.process.returncode
+
+    def kill(self) -> None:
+        """Kill the whole tree: the session, then any descendant that left it (setsid escapes)."""
+        if self.started is None:
+            return
+        pids = procfs.tree(self.pid) if self.alive() else []
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            self.started.process.wait(timeout=5)
+        except Exception:  # noqa: BLE001
+            pass
+
+    def close(self) -> None:
+        self.kill()
+        for fd in (self._request_w, self._response_r, self._output_r):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        if self.started:
+            self.started.cleanup()
