@@ -46,7 +46,7 @@ class Difference:
     @property
     def error(self) -> float | None:
         if type(self.got) in (int, float) and type(self.expected) in (int, float):
-            return abs(self.got - self.expected)
+            return abs(_as_float(self.got) - _as_float(self.expected))
         return None
 
     @property
@@ -70,7 +70,7 @@ def _as_float(value: int | float) -> float:
     try:
         return float(value)
     except OverflowError:
-        return math.copysign(math.inf, value)
+        return math.inf if value > 0 else -math.inf
 
 
 def _join(path: str, part: str) -> str:

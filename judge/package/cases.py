@@ -157,8 +157,21 @@ def load_case(path: Path, visibility: str, methods: set[str]) -> Case:
     return parse_case(raw, path, visibility, methods)
 
 
+def dumps(value: Any, indent: int = 0, width: int = 110) -> str:
+    """JSON that keeps anything short on one line and breaks the rest, so case files stay readable in diffs."""
+    flat = json.dumps(value, allow_nan=False)
+    if len(flat) + indent <= width or not isinstance(value, (dict, list)) or not value:
+        return flat
+    pad = " " * (indent + 2)
+    if isinstance(value, dict):
+        items = [f"{pad}{json.dumps(k)}: {dumps(v, indent + 2, width)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [pad + dumps(v, indent + 2, width) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
 def save_case(case: Case, raw: dict[str, Any]) -> None:
-    """Write an author tool's update of a case file, in a stable, diff-friendly layout."""
+    """Write an author tool's update of a case file atomically, in a stable, diff-friendly layout."""
     tmp = case.path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(raw, indent=2, allow_nan=False) + "\n", encoding="utf-8")
+    tmp.write_text(dumps(raw) + "\n", encoding="utf-8")
     tmp.replace(case.path)

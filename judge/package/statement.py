@@ -1,0 +1,69 @@
+"""Render a problem statement from its Jinja2 template, its metadata and its own sample cases.
+
+The template receives ``problem`` (the metadata), ``constants``, ``methods``, ``rule`` (the comparison rule,
+stated in every statement) and ``examples``: one per sample case, each with its ``title``, the ``inputs`` lines
+and the ``calls`` with the expected output as JSON. Examples are never written by hand, so they cannot drift
+from the cases the judge runs.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import jinja2
+from markupsafe import escape
+from markdown_it import MarkdownIt
+
+from judge.errors import BadInput
+from judge.judging.compare import RULE_TEXT
+from judge.package.describe import describe_call, describe_object
+from judge.package.problem import Problem
+
+HTML_PAGE = """<!doctype html>
+<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>
+<style>body{{font-family:system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem;line-height:1.5}}
+pre,code{{background:#f6f6f6}}pre{{padding:.6rem;overflow:auto}}table{{border-collapse:collapse}}
+td,th{{border:1px solid #ccc;padding:.2rem .5rem}}</style></head>
+<body>
+{body}</body></html>
+"""
+
+
+def examples(problem: Problem) -> list[dict[str, Any]]:
+    found = []
+    for case in problem.samples:
+        if "cpu" not in case.expected:
+            raise BadInput("no_expected", path=case.path, device="cpu", slug=problem.slug)
+        outputs = case.expected["cpu"]["outputs"]
+        found.append({
+            "title": case.title,
+            "objects": [f"{name} = {describe_object(spec)}" for name, spec in case.objects.items()],
+            "calls": [{"call": describe_call(call), "output": json.dumps(out)} for call, out in zip(case.calls, outputs)],
+        })
+    return found
+
+
+def context(problem: Problem) -> dict[str, Any]:
+    return {"problem": problem.meta, "constants": problem.constants, "methods": problem.methods,
+            "rule": RULE_TEXT, "examples": examples(problem)}
+
+
+def render_markdown(problem: Problem, lang: str = "en") -> str:
+    path = problem.template(lang)
+    if not path.exists():
+        raise BadInput("problem_invalid", path=path, problem=f"no statement template for language '{lang}'")
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(path.parent), undefined=jinja2.StrictUndefined,
+                             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    try:
+        return env.get_template(path.name).render(**context(problem))
+    except jinja2.TemplateError as exc:
+        raise BadInput("problem_invalid", path=path, problem=f"the template does not render ({exc})") from None
+
+
+def render_statement(problem: Problem, fmt: str = "markdown", lang: str = "en") -> str:
+    text = render_markdown(problem, lang)
+    if fmt != "html":
+        return text
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    return HTML_PAGE.format(lang=lang, title=escape(problem.title), body=body)

@@ -1,0 +1,146 @@
+"""Broken and hostile submissions get the right verdict through the real judge, and judging goes on."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tests.conftest import REFERENCE_SOURCE, SLUG, judge_json
+
+
+def _patched(method_body: str, method: str = "compute_activation_stats") -> str:
+    """The reference solution with one method replaced (the other methods stay correct)."""
+    body = textwrap.indent(textwrap.dedent(method_body).strip("\n"), " " * 8)
+    head = f"    def {method}(self, *args):\n"
+    return REFERENCE_SOURCE.replace(f"    def {method}(", f"{head}{body}\n\n    def _original_{method}(", 1)
+
+
+ALWAYS_EQUAL = _patched("""
+class AlwaysEqual(float):
+    def __eq__(self, other): return True
+    def __sub__(self, other): return 0.0
+    def __abs__(self): return 0.0
+return [{"mean": AlwaysEqual(0), "std": AlwaysEqual(0), "dead_fraction": AlwaysEqual(0)}] * 2
+""")
+
+EXITS_ON_BATCH_OF_SIX = _patched("""
+import os
+if args[1].shape[0] == 6:
+    os._exit(0)
+return self._original_compute_activation_stats(*args)
+""")
+
+LOOPS = _patched("""
+while True:
+    pass
+""")
+
+SLEEPS = _patched("""
+import time
+time.sleep(60)
+""")
+
+HUGE_TENSOR = _patched("""
+import torch
+return torch.ones(8 * 2**30, dtype=torch.uint8).sum()
+""")
+
+GROWS = _patched("""
+chunks = []
+while True:
+    chunks.append(bytearray(64 * 2**20))
+""")
+
+FAKE_OUTPUT = _patched("""
+print('{"type": "result", "id": 1, "value": "accepted"}')
+print("All tests passed. verdict: accepted")
+return [{"mean": 0.0, "std": 0.0, "dead_fraction": 0.0}] * 2
+""")
+
+RAISES = _patched("""
+raise ValueError("something broke")
+""")
+
+RETURNS_BOOL = _patched("""
+return [{"mean": True, "std": 1.0, "dead_fraction": 0.0}] * 2
+""")
+
+NUMPY_AND_TENSOR_SCALARS = _patched("""
+import numpy as np
+import torch
+stats = self._original_compute_activation_stats(*args)
+return [{"mean": np.float32(s["mean"]), "std": torch.tensor(s["std"], dtype=torch.float64),
+         "dead_fraction": np.float64(s["dead_fraction"])} for s in stats]
+""")
+
+
+@pytest.mark.parametrize("source, verdict", [
+    (REFERENCE_SOURCE, "accepted"),
+    (NUMPY_AND_TENSOR_SCALARS, "accepted"),
+    (ALWAYS_EQUAL, "output_format_error"),
+    (RETURNS_BOOL, "output_format_error"),
+    (FAKE_OUTPUT, "wrong_answer"),
+    (RAISES, "runtime_error"),
+    (HUGE_TENSOR, "memory_limit_exceeded"),
+    (GROWS, "memory_limit_exceeded"),
+    (LOOPS, "time_limit_exceeded"),
+    (SLEEPS, "time_limit_exceeded"),
+], ids=["reference", "numpy-and-0d-tensor-scalars", "always-equal", "bool", "fake-output", "raises",
+        "huge-tensor", "grows", "infinite-loop", "sleeps"])
+def test_declared_verdict(toy_root, write_submission, source, verdict):
+    code, report = judge_json(["submit", SLUG, str(write_submission(source))], toy_root)
+    assert report["verdict"] == verdict
+    assert code == (0 if verdict == "accepted" else 1)
+
+
+def test_a_crash_in_one_case_does_not_stop_the_others(toy_root, write_submission):
+    _, report = judge_json(["submit", SLUG, str(write_submission(EXITS_ON_BATCH_OF_SIX))], toy_root)
+    verdicts = [t["extra_data"]["verdict"] for t in report["tests"]]
+    assert verdicts == ["accepted", "runtime_error", "accepted"]
+    assert report["verdict"] == "runtime_error"
+
+
+def test_resource_failures_stop_judging_early(toy_root, write_submission):
+    _, report = judge_json(["submit", SLUG, str(write_submission(LOOPS))], toy_root)
+    verdicts = [t["extra_data"]["verdict"] for t in report["tests"]]
+    assert verdicts == ["time_limit_exceeded", "time_limit_exceeded", None]
+
+
+@pytest.mark.parametrize("source, message", [
+    ("def broken(:\n", "SyntaxError"),
+    ("import no_such_module_anywhere\n", "ModuleNotFoundError"),
+    ("class Nope:\n    pass\n", "no class Solution"),
+    ("class Solution:\n    def diagnose(self, a, b):\n        return 'healthy'\n", "no method"),
+    ("import sys\nsys.exit(0)\n", "SystemExit"),
+])
+def test_compile_errors(toy_root, write_submission, source, message):
+    code, report = judge_json(["run", SLUG, str(write_submission(source))], toy_root)
+    assert (code, report["verdict"]) == (1, "compile_error")
+    error = report["judge"]["startup_error"]
+    assert message in error["exc"] + error["msg"]
+
+
+def test_hidden_cases_reveal_no_details(toy_root, write_submission):
+    leaky = _patched("""
+print("INPUT-SHAPE", args[1].shape)
+raise ValueError(f"secret {args[1].sum().item()}")
+""")
+    _, report = judge_json(["submit", SLUG, str(write_submission(leaky))], toy_root)
+    sample, *hidden = report["tests"]
+    assert "INPUT-SHAPE" in sample["extra_data"]["calls"][0]["stdout"]
+    for test in hidden:
+        text = str(test)
+        assert "secret" not in text and "INPUT-SHAPE" not in text and "inputs" not in test["extra_data"]
+        assert test["extra_data"]["verdict"] == "runtime_error"
+
+
+def test_visible_report_names_the_field(toy_root, write_submission):
+    wrong = REFERENCE_SOURCE.replace("'std': _r(x.std())", "'std': _r(x.std(correction=0))")
+    assert wrong != REFERENCE_SOURCE
+    _, report = judge_json(["run", SLUG, str(write_submission(wrong))], toy_root)
+    call = report["tests"][0]["extra_data"]["calls"][0]
+    assert call["verdict"] == "wrong_answer"
+    assert call["failed_field"] == "layer 1 · std"
+    diff = call["differences"][0]
+    assert diff["error"] > diff["tolerance"]
