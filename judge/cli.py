@@ -76,7 +76,12 @@ def cmd_gen(args: argparse.Namespace) -> int:
     from judge.package.generate import generate
 
     problem = find_problem(args.slug)
-    rejected = generate(problem, dry_run=args.dry_run, log=print)
+    if args.device == "cuda":
+        from judge.judging.submission import cuda_available
+
+        if not cuda_available():
+            raise BadInput("no_cuda")
+    rejected = generate(problem, dry_run=args.dry_run, log=print, device=args.device)
     return EXIT_NOT_ACCEPTED if rejected else EXIT_OK
 
 
@@ -119,6 +124,8 @@ def parser() -> argparse.ArgumentParser:
     made["statement"].add_argument("--output", type=Path)
     made["gen"].add_argument("slug")
     made["gen"].add_argument("--dry-run", action="store_true", help="check and report, write nothing")
+    made["gen"].add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                             help="compute the expectations of this device (cuda: float32 on the GPU, TF32 off)")
     made["verify"].add_argument("slugs", nargs="*", help="problems to verify (default: all)")
     made["verify"].add_argument("--no-submissions", action="store_true", help="skip judging declared submissions")
     return top

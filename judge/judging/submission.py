@@ -20,7 +20,8 @@ from judge.package.problem import Problem
 from judge.report.build import build_report
 from judge.worker import sandbox
 
-MODES = {"run": "samples", "submit": "all"}
+CUDA_HOST_MEMORY = 1 << 30
+"""extra resident memory allowed on ``--device cuda``: the CUDA context alone takes hundreds of MB on the host"""
 
 
 def read_submission(path: Path) -> bytes:
@@ -67,7 +68,7 @@ def judge_file(problem: Problem, path: Path, mode: str, device: str) -> dict[str
     cases = problem.samples if mode == "run" else problem.cases
     expected, sources = zip(*(expected_for(c, device, problem.slug) for c in cases)) if cases else ((), ())
     limits = case_limits(problem, cases, device)
-    memory = problem.limits.memory_mb << 20
+    memory = (problem.limits.memory_mb << 20) + (CUDA_HOST_MEMORY if device == "cuda" else 0)
     session = Session(path, cases, [m["name"] for m in problem.methods], device, memory)
     items = {m["name"]: m.get("item", "item") for m in problem.methods}
     try:

@@ -163,28 +163,57 @@ def check_case(problem: Problem, module: ModuleType, case: Case) -> tuple[list[A
     return expected, _fragility(problem, reference, variants) or _kinks(case)
 
 
-def _settings() -> dict[str, Any]:
-    return {"threads": 1, "tf32": False, "reference_dtype": "float64", "machine": platform.machine()}
+def _settings(device: str) -> dict[str, Any]:
+    if device == "cpu":
+        return {"threads": 1, "tf32": False, "reference_dtype": "float64", "machine": platform.machine()}
+    return {"tf32": False, "matmul_precision": "highest", "reference_dtype": "float32",
+            "gpu": torch.cuda.get_device_name(0)}
 
 
-def generate(problem: Problem, dry_run: bool = False, log: Callable[[str], None] = print) -> list[tuple[str, str]]:
-    """Write ``build_sha256`` and ``expected.cpu`` into every sound case; return the rejected ones."""
+def _device_case(problem: Problem, module: ModuleType, case: Case, device: str) -> tuple[list[Any], str | None, list[str]]:
+    """A case's expectations computed in float32 on ``device`` (TF32 off), with its fragility there and the
+    fields whose 4-decimal value differs from the CPU expectation."""
+    solution = module.Solution()
+    expected = call_reference(solution, case, torch.float32, device)
+    with unrounded(module):
+        reference = call_reference(solution, case)
+        reason = _fragility(problem, reference, {
+            f"float32 on {device}": call_reference(solution, case, torch.float32, device)})
+    cpu = dict(_leaves(case.expected.get("cpu", {}).get("outputs", [])))
+    changed = [path for path, value in _leaves(expected) if path in cpu and cpu[path] != value]
+    return expected, reason, changed
+
+
+def _force_full_fp32() -> None:
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    torch.set_float32_matmul_precision("highest")
+
+
+def generate(problem: Problem, dry_run: bool = False, log: Callable[[str], None] = print,
+             device: str = "cpu") -> list[tuple[str, str]]:
+    """Write ``build_sha256`` and ``expected.<device>`` into every sound case; return the rejected ones."""
     torch.set_num_threads(1)
+    _force_full_fp32()
     module = load_reference(problem)
     rejected = []
     for case in problem.cases:
-        expected, reason = check_case(problem, module, case)
+        if device == "cpu":
+            expected, reason = check_case(problem, module, case)
+            changed: list[str] = []
+        else:
+            expected, reason, changed = _device_case(problem, module, case, device)
         if reason:
             rejected.append((case.id, reason))
             log(f"rejected {case.id}: {reason}")
             continue
         raw = dict(case.raw)
         raw["build_sha256"] = checksum(build_objects(case.objects))
-        raw["expected"] = {**raw.get("expected", {}), "cpu": {
-            "torch": torch_version(), "settings": _settings(), "outputs": expected}}
+        raw["expected"] = {**raw.get("expected", {}), device: {
+            "torch": torch_version(), "settings": _settings(device), "outputs": expected}}
         if not dry_run:
             save_case(case, raw)
-        log(f"ok       {case.id}")
+        log(f"ok       {case.id}" + (f" (differs from cpu at {', '.join(changed)})" if changed else ""))
     log(f"{problem.slug}: {len(problem.cases) - len(rejected)} cases kept, {len(rejected)} rejected")
     return rejected
 

@@ -44,6 +44,7 @@ def _environment(scratch: Path) -> dict[str, str]:
         "PATH": "/usr/bin:/bin", "HOME": str(scratch), "TMPDIR": str(scratch),
         "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
         "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0",
+        "NVIDIA_TF32_OVERRIDE": "0",  # no NVIDIA library may use TF32 (numerics.md §1.2)
     }
     env.update({k: os.environ[k] for k in PASSED_ENV if k in os.environ})
     return env

@@ -1,0 +1,109 @@
+"""Bad input gets one clear line and exit status 2, never a traceback; the report formats all render."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from tests.conftest import REFERENCE_SOURCE, SLUG, run_judge
+
+
+def _one_clear_line(result) -> str:
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
+def test_unknown_problem(toy_root, write_submission):
+    line = _one_clear_line(run_judge(["run", "no-such-problem", str(write_submission("x = 1"))], toy_root))
+    assert "unknown problem 'no-such-problem'" in line and "judge list" in line
+
+
+def test_missing_file(toy_root, tmp_path):
+    line = _one_clear_line(run_judge(["run", SLUG, str(tmp_path / "nope.py")], toy_root))
+    assert "no such file" in line
+
+
+def test_directory(toy_root, tmp_path):
+    assert "is a directory" in _one_clear_line(run_judge(["submit", SLUG, str(tmp_path)], toy_root))
+
+
+@pytest.mark.parametrize("name, content, reason", [
+    ("solution.txt", b"class Solution: pass\n", "does not end in .py"),
+    ("solution.py", b"\x7fELF\x00\x00binary", "binary"),
+    ("solution.py", b"caf\xe9 = 1\n", "UTF-8"),
+])
+def test_not_python_source(toy_root, tmp_path, name, content, reason):
+    path = tmp_path / name
+    path.write_bytes(content)
+    line = _one_clear_line(run_judge(["run", SLUG, str(path)], toy_root))
+    assert "is not Python source" in line and reason in line
+
+
+def test_unreadable_file(toy_root, write_submission):
+    path = write_submission("class Solution: pass\n")
+    path.chmod(0)
+    result = run_judge(["run", SLUG, str(path)], toy_root)
+    path.chmod(0o644)
+    if result.returncode == 2:  # as root every file is readable, so this only bites for other users
+        assert "cannot read" in _one_clear_line(result)
+
+
+def test_bad_usage_is_exit_2(toy_root):
+    assert "judge:" in _one_clear_line(run_judge(["run", SLUG], toy_root))
+    assert "judge:" in _one_clear_line(run_judge(["submit", SLUG, "x.py", "--format", "pdf"], toy_root))
+
+
+def test_cuda_without_a_gpu_is_a_usage_error(toy_root, write_submission):
+    result = run_judge(["run", SLUG, str(write_submission(REFERENCE_SOURCE)), "--device", "cuda"], toy_root)
+    if result.returncode == 2:
+        assert "CUDA" in _one_clear_line(result)
+    else:  # a machine with a GPU judges it
+        assert result.returncode == 0
+
+
+def test_malformed_case_file_names_file_and_field(toy_root, tmp_path, write_submission):
+    import shutil
+
+    broken = tmp_path / "broken"
+    shutil.copytree(toy_root, broken)
+    case = broken / "problems" / SLUG / "cases" / "hidden" / "01-six.json"
+    data = json.loads(case.read_text())
+    data["objects"]["model"]["layers"][2]["linear"] = [7, "three"]
+    case.write_text(json.dumps(data))
+    line = _one_clear_line(run_judge(["submit", SLUG, str(write_submission(REFERENCE_SOURCE))], broken))
+    assert "01-six.json" in line and "objects.model.layers[2].linear" in line
+    case.write_text("{ not json")
+    assert "01-six.json" in _one_clear_line(run_judge(["submit", SLUG, str(write_submission(REFERENCE_SOURCE))],
+                                                      broken))
+
+
+def test_output_file_and_formats(toy_root, write_submission, tmp_path):
+    source = write_submission(REFERENCE_SOURCE.replace("'std': _r(x.std())", "'std': _r(x.std() * 2)"))
+    outputs = {}
+    for fmt in ("json", "text", "markdown", "html", "junit"):
+        out = tmp_path / f"report.{fmt}"
+        result = run_judge(["run", SLUG, str(source), "--format", fmt, "--output", str(out)], toy_root)
+        assert result.returncode == 1 and result.stdout == ""
+        outputs[fmt] = out.read_text()
+    report = json.loads(outputs["json"])
+    assert report["schema_version"] == 1 and report["verdict"] == "wrong_answer"
+    assert {"name", "status", "score", "max_score", "output", "visibility", "execution_time"} <= set(report["tests"][0])
+    assert "layer 1 · std" in outputs["text"] and "layer 1 · std" in outputs["markdown"]
+    assert "<table>" in outputs["html"] and "<script" not in outputs["html"]
+    suite = ET.fromstring(outputs["junit"])
+    assert suite.find(".//failure").get("type") == "wrong_answer"
+
+
+def test_no_color_unless_a_terminal(toy_root, write_submission):
+    result = run_judge(["run", SLUG, str(write_submission(REFERENCE_SOURCE))], toy_root)
+    assert result.returncode == 0 and "\x1b[" not in result.stdout
+
+
+def test_version_and_help():
+    assert run_judge(["--version"]).stdout.startswith("judge ")
+    assert "submit" in run_judge(["--help"]).stdout

@@ -1,0 +1,128 @@
+"""The bundled problem packages: sound, reproducible, and their hidden cases catch every declared mistake."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+
+import pytest
+
+from judge.judging.compare import compare
+from judge.package.problem import available, find_problem
+from tests.conftest import REPO, run_judge
+
+SLUGS = available()
+
+
+def test_both_problems_are_bundled():
+    assert {"training-diagnostics", "dead-relu-detector"} <= set(SLUGS)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_package_shape(slug):
+    problem = find_problem(slug)
+    hidden = [c for c in problem.cases if c.hidden]
+    assert len(problem.samples) >= 3 and len(hidden) >= 25
+    declared = problem.declared_submissions()
+    assert sum(d.verdict == "accepted" for d in declared) >= 3
+    tagged = {d.pitfall for d in declared if d.pitfall}
+    assert {p["id"] for p in problem.pitfalls} == tagged
+    assert all(d.pitfall for d in declared if d.verdict != "accepted")
+
+
+def _load(path):
+    spec = importlib.util.spec_from_file_location(f"sub_{abs(hash(path))}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.Solution()
+
+
+def _outputs(solution, case):
+    from judge.package.build import build_objects, resolve_args
+
+    results = []
+    for call in case.calls:
+        try:
+            results.append(getattr(solution, call["method"])(*resolve_args(call["args"], build_objects(case.objects))))
+        except Exception as exc:  # noqa: BLE001 -- a crash is one way of being caught
+            results.append(exc)
+    return results
+
+
+def _encode(value):
+    from judge.worker.main import encode
+
+    return json.loads(json.dumps(encode(value, __import__("numpy"))))
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_hidden_cases_catch_every_declared_mistake_in_process(slug):
+    """Every wrong submission fails at least one *hidden* case, every accepted one passes all (no judge)."""
+    problem = find_problem(slug)
+    for declared in problem.declared_submissions():
+        solution = _load(declared.path)
+        caught = []
+        for case in problem.cases:
+            for got, want in zip(_outputs(solution, case), case.expected["cpu"]["outputs"]):
+                if isinstance(got, Exception) or not compare(_encode(got), want).accepted:
+                    caught.append(case.id)
+                    break
+        if declared.verdict == "accepted":
+            assert caught == [], f"{declared.path.name} fails {caught}"
+        else:
+            assert any(c.startswith("hidden/") for c in caught), f"{declared.path.name} is caught by no hidden case"
+
+
+def test_verify_judges_every_declared_submission_through_the_real_judge(tmp_path):
+    result = run_judge(["verify"], None, timeout=1200)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert result.stdout.count("ok  ") >= 41
+
+
+def test_verify_names_a_corrupted_expected_value(tmp_path):
+    root = tmp_path / "copy"
+    shutil.copytree(REPO / "problems", root / "problems")
+    shutil.copytree(REPO / "solutions", root / "solutions")
+    case = root / "problems" / "dead-relu-detector" / "cases" / "hidden" / "02-negative-bias-deep.json"
+    data = json.loads(case.read_text())
+    data["expected"]["cpu"]["outputs"][0][1] += 0.25
+    case.write_text(json.dumps(data))
+    result = run_judge(["verify", "dead-relu-detector", "--no-submissions"], root)
+    assert result.returncode == 1
+    assert "02-negative-bias-deep.json: expected.cpu.outputs[0][1]" in result.stdout
+
+
+def test_verify_names_a_changed_construction(tmp_path):
+    root = tmp_path / "copy"
+    shutil.copytree(REPO / "problems", root / "problems")
+    shutil.copytree(REPO / "solutions", root / "solutions")
+    case = root / "problems" / "training-diagnostics" / "cases" / "sample" / "01-healthy-kaiming-mlp.json"
+    data = json.loads(case.read_text())
+    data["objects"]["x"]["seed"] += 1
+    case.write_text(json.dumps(data))
+    result = run_judge(["verify", "training-diagnostics", "--no-submissions"], root)
+    assert result.returncode == 1 and "01-healthy-kaiming-mlp.json: build_sha256" in result.stdout
+
+
+def test_statement_examples_come_from_the_sample_files():
+    result = run_judge(["statement", "training-diagnostics", "--format", "html"])
+    assert result.returncode == 0 and result.stdout.startswith("<!doctype html>")
+    problem = find_problem("training-diagnostics")
+    for case in problem.samples:
+        assert case.title in result.stdout
+        for call, output in zip(case.calls, case.expected["cpu"]["outputs"]):
+            assert call["method"] in result.stdout
+            shown = json.dumps(output).replace('"', "&quot;")
+            assert shown in result.stdout, f"{case.id}: {shown[:80]} not in the statement"
+
+
+def test_gen_reproduces_the_stored_files(tmp_path):
+    root = tmp_path / "copy"
+    shutil.copytree(REPO / "problems", root / "problems")
+    shutil.copytree(REPO / "solutions", root / "solutions")
+    for slug in SLUGS:
+        assert run_judge(["gen", slug], root).returncode == 0
+        for case in (REPO / "problems" / slug / "cases").rglob("*.json"):
+            copy = root / case.relative_to(REPO)
+            assert json.loads(copy.read_text()) == json.loads(case.read_text()), case.name
