@@ -13,12 +13,12 @@ import json
 import os
 import platform
 import statistics
-from importlib import metadata
 from pathlib import Path
 
 from judge.errors import InternalError
 from judge.judging.session import CaseLimits, Session, judge_cases
 from judge.judging.verdict import Verdict
+from judge.machine import cpu_model, torch_version
 from judge.package.problem import Problem
 
 REPETITIONS = 3
@@ -31,24 +31,9 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "torch-judge"
 
 
-def torch_version() -> str:
-    try:
-        return metadata.version("torch")
-    except metadata.PackageNotFoundError:
-        return "not installed"
-
-
-def _cpu_model() -> str:
-    try:
-        lines = Path("/proc/cpuinfo").read_text().splitlines()
-    except OSError:
-        return platform.processor()
-    return next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), "")
-
-
 def _fingerprint(problem: Problem, device: str) -> str:
     h = hashlib.sha256()
-    for part in (platform.machine(), _cpu_model(), str(os.cpu_count()), torch_version(), device,
+    for part in (platform.machine(), cpu_model(), str(os.cpu_count()), torch_version(), device,
                  problem.reference.read_bytes().decode("utf-8", "replace")):
         h.update(part.encode() + b"\0")
     for case in problem.cases:

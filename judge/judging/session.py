@@ -13,12 +13,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from judge import messages
 from judge.judging.compare import Comparison, compare
 from judge.judging.verdict import Verdict, from_ending, from_error
+from judge.machine import torch_version
 from judge.package.cases import Case
 from judge.worker.runner import Budget, Outcome, Worker
 
 RESOURCE_FAILURES_BEFORE_STOP = 2
+SETUP_WALL_S = 120.0
+"""importing torch and building every case once, before any submission code runs"""
+IMPORT_WALL_S = 30.0
+"""importing the submission: an import that hangs is a compile error, not a time-limit verdict"""
 CLOSE_TO_LIMIT = 1.1
 """a call may run to this multiple of its CPU limit; one that finishes above the limit is re-run once"""
 
@@ -68,15 +74,6 @@ class CaseResult:
         return max((c.peak_rss_bytes for c in self.calls), default=0)
 
 
-@dataclass
-class Run:
-    """Everything a report needs about one judged submission."""
-
-    cases: list[CaseResult]
-    level: str
-    startup_error: dict[str, Any] | None = None
-
-
 def _protocol_violation(detail: str) -> dict[str, Any]:
     return {"exc": "ProtocolViolation", "msg": detail}
 
@@ -103,7 +100,7 @@ class Session:
         worker = Worker(self.submission, self.memory_bytes)
         worker.start()
         self.level = worker.level
-        setup_budget = Budget(cpu_s=600.0, wall_s=120.0, memory_bytes=self.memory_bytes)
+        setup_budget = Budget(cpu_s=4 * SETUP_WALL_S, wall_s=SETUP_WALL_S, memory_bytes=self.memory_bytes)
         to_verify = [] if self.verified else [c.spec() for c in self.cases]
         worker.send({"type": "setup", "device": self.device, "methods": self.methods, "cases": to_verify})
         built = worker.receive(setup_budget).message()
@@ -114,10 +111,11 @@ class Session:
         drift = [c.id for c, s in zip(self.cases, built["checksums"]) if c.build_sha256 and c.build_sha256 != s]
         if drift:
             worker.close()
-            self.failed_start = (Verdict.INTERNAL_ERROR, {"exc": "BuildDrift", "msg": ", ".join(drift)})
+            self.failed_start = (Verdict.INTERNAL_ERROR, {"exc": "BuildDrift", "msg": messages.say(
+                "build_drift", case=", ".join(drift), torch=torch_version())})
             return
         self.verified = True
-        ready = worker.receive(Budget(cpu_s=60.0, wall_s=30.0, memory_bytes=self.memory_bytes))
+        ready = worker.receive(Budget(cpu_s=2 * IMPORT_WALL_S, wall_s=IMPORT_WALL_S, memory_bytes=self.memory_bytes))
         message = ready.message()
         if isinstance(message, dict) and message.get("type") == "ready":
             self.worker = worker

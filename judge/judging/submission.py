@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import BadInput
-from judge.judging.limits import case_limits, torch_version
+from judge.judging.limits import case_limits
+from judge.machine import torch_version
 from judge.judging.session import Session, judge_cases
 from judge.package.cases import Case
 from judge.package.problem import Problem

@@ -27,7 +27,7 @@ import torch
 from torch import nn
 
 from judge.judging.compare import numbers_match, tolerance
-from judge.judging.limits import torch_version
+from judge.machine import torch_version
 from judge.package.build import build_objects, checksum, resolve_args, to_device
 from judge.package.cases import Case, save_case
 from judge.package.problem import Problem

@@ -12,7 +12,7 @@ import os
 import select
 import signal
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +21,6 @@ from judge.worker import procfs, sandbox
 POLL_S = 0.005
 RESPONSE_CAP = 1 << 20
 OUTPUT_CAP = 64 << 10
-IMPORT_WALL_S = 30.0
-SETUP_WALL_S = 120.0
 
 
 @dataclass(frozen=True)
@@ -66,7 +64,8 @@ class Worker:
     _response_r: int = -1
     _output_r: int = -1
     _buffer: bytes = b""
-    output_total: int = field(default=0)
+    _output_open: bool = True
+    output_total: int = 0
 
     def start(self) -> None:
         request_r, self._request_w = os.pipe()
@@ -88,12 +87,11 @@ class Worker:
     def pid(self) -> int:
         return self.started.process.pid
 
-    def send(self, message: dict[str, Any]) -> bool:
+    def send(self, message: dict[str, Any]) -> None:
         try:
             os.write(self._request_w, json.dumps(message).encode() + b"\n")
-            return True
         except OSError:  # the worker has gone; the next read reports how
-            return False
+            pass
 
     def request(self, message: dict[str, Any], budget: Budget) -> Outcome:
         """Send one request and wait for one response line within ``budget``."""
@@ -118,7 +116,8 @@ class Worker:
                 outcome.ended = ended
                 self.kill()
                 break
-            ready, _, _ = select.select([self._response_r, self._output_r], [], [], POLL_S)
+            watched = [self._response_r, self._output_r] if self._output_open else [self._response_r]
+            ready, _, _ = select.select(watched, [], [], POLL_S)
             if self._output_r in ready:
                 self._drain_output(outcome)
             if self._response_r in ready and not self._read_response():
@@ -154,7 +153,8 @@ class Worker:
                 chunk = os.read(self._output_r, 1 << 16)
             except (BlockingIOError, OSError):
                 return
-            if not chunk:
+            if not chunk:  # the worker closed its stdout: stop watching it, or select would spin
+                self._output_open = False
                 return
             room = max(OUTPUT_CAP - self.output_total, 0)
             outcome.output += chunk[:room]

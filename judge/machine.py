@@ -1,0 +1,23 @@
+"""What this machine is, as far as results and timings depend on it: torch version and CPU model."""
+
+from __future__ import annotations
+
+import platform
+from importlib import metadata
+from pathlib import Path
+
+
+def torch_version() -> str:
+    """Read from the installed distribution, so the judge's own process never imports torch."""
+    try:
+        return metadata.version("torch")
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def cpu_model() -> str:
+    try:
+        lines = Path("/proc/cpuinfo").read_text().splitlines()
+    except OSError:
+        return platform.processor()
+    return next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), "")
