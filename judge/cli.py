@@ -51,7 +51,7 @@ def _judge(args: argparse.Namespace, mode: str) -> int:
         traceback.print_exc(file=sys.stderr)
         report, code = failure_report(problem, Path(args.file), mode, args.device, reason), EXIT_INTERNAL
     else:
-        code = EXIT_OK if report["verdict"] == "accepted" else EXIT_NOT_ACCEPTED
+        code = {"accepted": EXIT_OK, "internal_error": EXIT_INTERNAL}.get(report["verdict"], EXIT_NOT_ACCEPTED)
     color = use_color(args.output is None and sys.stdout.isatty(), args.no_color)
     _write(render(report, args.format, color), args.output)
     return code

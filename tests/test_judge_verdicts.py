@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 
 import pytest
 
-from tests.conftest import REFERENCE_SOURCE, SLUG, judge_json
+from tests.conftest import REFERENCE_SOURCE, SLUG, judge_json, run_judge
 
 
 def _patched(method_body: str, method: str = "compute_activation_stats") -> str:
@@ -144,3 +145,32 @@ def test_visible_report_names_the_field(toy_root, write_submission):
     assert call["failed_field"] == "layer 1 · std"
     diff = call["differences"][0]
     assert diff["error"] > diff["tolerance"]
+
+
+def test_a_report_is_written_when_the_judge_fails(toy_root, tmp_path, write_submission):
+    """No reference solution to calibrate with: the judge's fault, exit 3, verdict internal_error, still a report."""
+    import shutil
+
+    broken = tmp_path / "no-reference"
+    shutil.copytree(toy_root / "problems", broken / "problems")
+    (broken / "solutions").mkdir()
+    out = tmp_path / "report.json"
+    result = run_judge(["submit", SLUG, str(write_submission(REFERENCE_SOURCE)), "--format", "json",
+                        "--output", str(out)], broken)
+    assert result.returncode == 3
+    report = json.loads(out.read_text())
+    assert report["verdict"] == "internal_error" and report["judge"]["judge_error"]
+
+
+def test_construction_drift_is_an_internal_error_not_a_verdict(toy_root, tmp_path, write_submission):
+    import shutil
+
+    drifted = tmp_path / "drifted"
+    shutil.copytree(toy_root, drifted)
+    case = drifted / "problems" / SLUG / "cases" / "hidden" / "02-five.json"
+    data = json.loads(case.read_text())
+    data["build_sha256"] = "0" * 64
+    case.write_text(json.dumps(data))
+    code, report = judge_json(["submit", SLUG, str(write_submission(REFERENCE_SOURCE))], drifted)
+    assert (code, report["verdict"]) == (3, "internal_error")
+    assert "hidden/02-five" in json.dumps(report["judge"])
