@@ -19,6 +19,7 @@ from judge.errors import BadInput
 from judge.judging.compare import RULE_TEXT
 from judge.package.describe import describe_call, describe_object
 from judge.package.problem import Problem
+from judge.package.text import to_terminal
 
 HTML_PAGE = """<!doctype html>
 <html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>
@@ -61,8 +62,11 @@ def render_markdown(problem: Problem, lang: str = "en") -> str:
         raise BadInput("problem_invalid", path=path, problem=f"the template does not render ({exc})") from None
 
 
-def render_statement(problem: Problem, fmt: str = "markdown", lang: str = "en") -> str:
+def render_statement(problem: Problem, fmt: str = "markdown", lang: str = "en", color: bool = False) -> str:
+    """``markdown`` as the template renders it, ``text`` for a terminal (``color`` adds ANSI styles), ``html``."""
     text = render_markdown(problem, lang)
+    if fmt == "text":
+        return to_terminal(text, color)
     if fmt != "html":
         return text
     body = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
