@@ -12,7 +12,8 @@ FORMATS = ("text", "json", "markdown", "html", "junit")
 _TEMPLATES = {"text": "report.txt.j2", "markdown": "report.md.j2", "html": "report.html.j2",
               "junit": "report.junit.xml.j2"}
 COLORS = {"accepted": "32", "wrong_answer": "31", "time_limit_exceeded": "33", "memory_limit_exceeded": "33",
-          "runtime_error": "35", "compile_error": "35", "output_format_error": "31", "internal_error": "41"}
+          "runtime_error": "35", "compile_error": "35", "output_format_error": "31", "internal_error": "41",
+          "hint": "1;36"}
 
 
 def _number(value: Any) -> str:
