@@ -58,6 +58,9 @@ Case files (JSON) are *specifications*, not pickles. A case names the objects it
   cast to float32, so a case builds bit-identical tensors on every machine; ``build_sha256`` records them and
   the worker checks it before any submission code runs. Objects are moved to the judging device afterwards.
 
+``translations`` (optional) gives the title in other languages for the statement's examples:
+``{"zh": {"title": "..."}}``.
+
 ``mistakes`` (sample cases only, written by ``judge gen``) lists, for every hinted pitfall, what its declared
 wrong submission returns on each call where that differs from the expected output:
 ``[{"pitfall": "<id>", "call": <index>, "output": <value>}]``. :mod:`judge.judging.hints` recognises a
