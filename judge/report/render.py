@@ -48,3 +48,8 @@ def render(report: dict[str, Any], fmt: str, color: bool = False) -> str:
         return json.dumps(report, indent=2, allow_nan=False) + "\n"
     template = environment(color and fmt == "text").get_template(_TEMPLATES[fmt])
     return template.render(r=report)
+
+
+def html_fragment(report: dict[str, Any]) -> str:
+    """The HTML report without its page around it, styled inside its own ``div``: for a notebook cell's output."""
+    return environment(False).get_template("report.fragment.html.j2").render(r=report)
