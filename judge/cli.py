@@ -105,13 +105,13 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     from judge.package.statement import render_statement
-    from judge.practice.history import Status, progress
+    from judge.practice.history import progress
 
     problem = find_problem(args.slug)
     color = use_color(sys.stdout.isatty(), args.no_color)
     mine = progress().get(problem.slug)
     footer = (messages.say("show_status", status=mine.status, attempts=mine.attempts, slug=problem.slug)
-              if mine else messages.say("show_new", slug=problem.slug, status=Status.NEW))
+              if mine else messages.say("show_new", slug=problem.slug))
     sys.stdout.write(render_statement(problem, "text", args.lang, color) + "\n" + footer + "\n")
     return EXIT_OK
 
@@ -122,6 +122,8 @@ def cmd_start(args: argparse.Namespace) -> int:
     path = Path(args.path) if args.path else default
     if path.is_dir():
         path = path / default
+    if path.suffix != ".py":
+        raise BadInput("start_not_python", path=path)
     if path.exists() and not args.force:
         raise BadInput("start_exists", path=path)
     try:

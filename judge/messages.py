@@ -23,6 +23,7 @@ CATALOGUE: dict[str, str] = {
     "no_expected": "{path}: no expected values for device '{device}'; run 'judge gen {slug}' first",
     "output_unwritable": "cannot write the report to {path} ({reason})",
     "start_exists": "{path} already exists and was left as it is; use --force to replace it with the starter, or give another path",
+    "start_not_python": "{path}: give a path ending in .py, the kind of file 'judge run' judges",
     "start_unwritable": "cannot write the starter to {path} ({reason})",
     "history_unavailable": "cannot use the attempt history {path} ({reason}); set JUDGE_HOME to a folder you can write to",
     # internal (exit 3)

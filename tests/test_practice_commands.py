@@ -91,7 +91,8 @@ def test_start_writes_the_starter_and_never_overwrites_work(tmp_path, home):
 
 @pytest.mark.parametrize("args", [
     ["show", "no-such-problem"], ["start", "no-such-problem"], ["history", "no-such-problem"],
-    ["start", SLUG, "/no/such/folder/x.py"], ["show", SLUG, "--lang", "fr"], ["run", SLUG],
+    ["start", SLUG, "/no/such/folder/x.py"], ["start", SLUG, "notes.txt"], ["show", SLUG, "--lang", "fr"],
+    ["run", SLUG],
 ])
 def test_bad_input_is_one_line(tmp_path, home, args):
     result = run_judge(args, cwd=tmp_path)
