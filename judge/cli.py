@@ -200,7 +200,8 @@ def parser() -> argparse.ArgumentParser:
     made["show"].add_argument("slug", help="the problem, e.g. training-diagnostics")
     made["show"].add_argument("--lang", choices=("en", "zh"), default="en", help="statement language (default: en)")
     made["start"].add_argument("slug", help="the problem, e.g. training-diagnostics")
-    made["start"].add_argument("path", nargs="?", help="where to write it (default: <slug>.py; a folder: <folder>/<slug>.py)")
+    made["start"].add_argument("path", nargs="?",
+                               help="where to write it (default: <slug>.py; a folder: <folder>/<slug>.py)")
     made["start"].add_argument("--force", action="store_true", help="replace an existing file")
     made["history"].add_argument("slug", nargs="?", help="the problem (default: every problem)")
     made["statement"].add_argument("slug")

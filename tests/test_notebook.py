@@ -65,7 +65,8 @@ def test_a_judge_cell_travels_whole_after_the_imports():
 
 def test_importing_judge_and_checking_source_never_imports_torch(tmp_path):
     """The judge's own process stays light: torch runs only in the worker."""
-    script = (f"import sys\nfrom judge import check\nresult = check({SLUG!r}, open({str(REPO / 'solutions' / (SLUG + '.py'))!r}).read())\n"
+    reference = str(REPO / "solutions" / f"{SLUG}.py")
+    script = (f"import sys\nfrom judge import check\nresult = check({SLUG!r}, open({reference!r}).read())\n"
               "print(result.verdict, 'torch' in sys.modules)\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.stdout.splitlines()[-1] == "accepted False", done.stderr
@@ -91,7 +92,9 @@ def test_a_notebook_judges_its_solution(tmp_path, monkeypatch):
              f"from judge import check\nresult = check({SLUG!r}, Solution)\nprint('verdict:', result.verdict)",
              "%%judge dead-relu-detector\n" + relu, "%%judge\nclass Solution: pass"]
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
-    NotebookClient(notebook, kernel_name="judge-test", timeout=300, resources={"metadata": {"path": str(tmp_path)}}).execute()
+    client = NotebookClient(notebook, kernel_name="judge-test", timeout=300,
+                            resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
     outputs = [cell.outputs for cell in notebook.cells]
 
     checked = next(o for o in outputs[2] if o.output_type == "display_data").data
@@ -101,7 +104,8 @@ def test_a_notebook_judges_its_solution(tmp_path, monkeypatch):
     assert any(o.get("text") == "verdict: wrong_answer\n" for o in outputs[2])
     magic = next(o for o in outputs[3] if o.output_type == "display_data").data
     assert '<strong class="accepted">accepted</strong>' in magic["text/html"]
-    assert [o.text for o in outputs[4]] == ["judge: usage: %%judge <problem> [--submit] at the top of a cell that defines class Solution\n"]
+    assert [o.text for o in outputs[4]] == [
+        "judge: usage: %%judge <problem> [--submit] at the top of a cell that defines class Solution\n"]
     recorded = history.attempts()
     assert [(a.problem, a.verdict, a.source) for a in recorded] == [
         ("dead-relu-detector", "accepted", "notebook"), (SLUG, "wrong_answer", "notebook")]

@@ -148,5 +148,6 @@ def attempts(problem: str | None = None) -> list[Attempt]:
 
 def progress() -> dict[str, Progress]:
     """Per problem with at least one attempt; a problem missing from the result is new."""
-    rows = _query("SELECT problem, MAX(mode = 'submit' AND verdict = 'accepted'), COUNT(*) FROM attempts GROUP BY problem")
+    rows = _query("SELECT problem, MAX(mode = 'submit' AND verdict = 'accepted'), COUNT(*) "
+                  "FROM attempts GROUP BY problem")
     return {slug: Progress(Status.SOLVED if solved else Status.ATTEMPTED, count) for slug, solved, count in rows}

@@ -80,11 +80,14 @@ def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, 
     return entry
 
 
-def _hints(result: CaseResult, expected: list[Any] | None, catalogue: dict[str, str]) -> dict[int, list[dict[str, str]]]:
+def _hints(result: CaseResult, expected: list[Any] | None,
+           catalogue: dict[str, str]) -> dict[int, list[dict[str, str]]]:
+    """By call index, the known mistakes a visible case shows; hidden cases are never looked at."""
     if result.case.hidden or not expected:
         return {}
     shown = recognise(result.case, result.calls, expected)
-    return {i: [{"pitfall": p, "text": catalogue[p]} for p in pitfalls if p in catalogue] for i, pitfalls in shown.items()}
+    return {i: [{"pitfall": p, "text": catalogue[p]} for p in pitfalls if p in catalogue]
+            for i, pitfalls in shown.items()}
 
 
 def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue: dict[str, str]) -> dict[str, Any]:
