@@ -1,7 +1,8 @@
 """Render a statement's Markdown as plain terminal text: headings underlined, code indented, markup removed.
 
-The author's line breaks are kept (a Markdown soft break stays a new line), so nothing is re-wrapped and
-Chinese text, which has no spaces to wrap at, reads as written. With ``color`` headings and emphasis are bold
+The author's line breaks are kept (a Markdown soft break stays a new line) and nothing is re-wrapped: the
+terminal wraps long lines itself, Chinese ones too, which have no spaces to wrap at. (Chinese templates keep a
+paragraph on one line, since a browser shows a line break inside a paragraph as a space.) With ``color`` headings and emphasis are bold
 and code is cyan; without it inline code keeps its backticks, so it stays recognisable.
 """
 
