@@ -33,10 +33,6 @@ class CheckResult:
     total: int
     report: dict[str, Any] = field(repr=False)
 
-    @property
-    def accepted(self) -> bool:
-        return self.verdict == "accepted"
-
 
 def judge_source(slug: str, source: str, submit: bool = False) -> dict[str, Any]:
     """Judge ``source`` as a submission file and record the attempt; the judge's own failures become a report."""
