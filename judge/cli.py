@@ -36,22 +36,39 @@ def _write(text: str, output: Path | None) -> None:
         raise BadInput("output_unwritable", path=output, reason=exc.strerror) from None
 
 
+def _solution_path(args: argparse.Namespace) -> Path:
+    """The file given, or ``<slug>.py`` in the current folder: where ``judge start`` puts the starter."""
+    return Path(args.file) if args.file else Path(f"{args.slug}.py")
+
+
+def _record(report: dict[str, Any], source: str) -> None:
+    """Add the attempt to the learner's history; a history that cannot be written never fails the judgement."""
+    from judge.practice.history import Attempt, record
+
+    try:
+        record(Attempt.from_report(report, source))
+    except BadInput as exc:
+        print(f"judge: {messages.say('not_recorded', reason=exc)}", file=sys.stderr)
+
+
 def _judge(args: argparse.Namespace, mode: str) -> int:
     from judge.judging.submission import failure_report, judge_file
 
     problem = find_problem(args.slug)
+    path = _solution_path(args)
     try:
-        report = judge_file(problem, Path(args.file), mode, args.device)
+        report = judge_file(problem, path, mode, args.device)
     except JudgeError as exc:
         if isinstance(exc, BadInput):
             raise
-        report, code = failure_report(problem, Path(args.file), mode, args.device, str(exc)), EXIT_INTERNAL
+        report, code = failure_report(problem, path, mode, args.device, str(exc)), EXIT_INTERNAL
     except Exception as exc:  # noqa: BLE001 -- a report is written even when the judge itself fails
         reason = f"{type(exc).__name__}: {exc}"
         traceback.print_exc(file=sys.stderr)
-        report, code = failure_report(problem, Path(args.file), mode, args.device, reason), EXIT_INTERNAL
+        report, code = failure_report(problem, path, mode, args.device, reason), EXIT_INTERNAL
     else:
         code = {"accepted": EXIT_OK, "internal_error": EXIT_INTERNAL}.get(report["verdict"], EXIT_NOT_ACCEPTED)
+    _record(report, str(path))
     color = use_color(args.output is None and sys.stdout.isatty(), args.no_color)
     _write(render(report, args.format, color), args.output)
     return code
@@ -68,7 +85,68 @@ def cmd_submit(args: argparse.Namespace) -> int:
 def cmd_statement(args: argparse.Namespace) -> int:
     from judge.package.statement import render_statement
 
-    _write(render_statement(find_problem(args.slug), args.format, args.lang), args.output)
+    color = use_color(args.output is None and sys.stdout.isatty(), False)
+    _write(render_statement(find_problem(args.slug), args.format, args.lang, color), args.output)
+    return EXIT_OK
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from judge.package.problem import available, problems_root
+    from judge.practice.history import progress
+    from judge.practice.views import problem_list
+
+    slugs = available()
+    if not slugs:
+        raise BadInput("no_problems", root=problems_root())
+    color = use_color(sys.stdout.isatty(), args.no_color)
+    sys.stdout.write(problem_list([find_problem(s) for s in slugs], progress(), color))
+    return EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from judge.package.statement import render_statement
+    from judge.practice.history import progress
+
+    problem = find_problem(args.slug)
+    color = use_color(sys.stdout.isatty(), args.no_color)
+    mine = progress().get(problem.slug)
+    footer = (messages.say("show_status", status=mine.status, attempts=mine.attempts, slug=problem.slug)
+              if mine else messages.say("show_new", slug=problem.slug))
+    sys.stdout.write(render_statement(problem, "text", args.lang, color) + "\n" + footer + "\n")
+    return EXIT_OK
+
+
+def cmd_start(args: argparse.Namespace) -> int:
+    problem = find_problem(args.slug)
+    default = Path(f"{problem.slug}.py")
+    path = Path(args.path) if args.path else default
+    if path.is_dir():
+        path = path / default
+    if path.suffix != ".py":
+        raise BadInput("start_not_python", path=path)
+    if path.exists() and not args.force:
+        raise BadInput("start_exists", path=path)
+    try:
+        path.write_bytes(problem.starter.read_bytes())
+    except OSError as exc:
+        raise BadInput("start_unwritable", path=path, reason=exc.strerror) from None
+    print(messages.say("start_written", title=problem.title, path=path))
+    print(messages.say("start_next", slug=problem.slug, file="" if path == default else f" {path}"))
+    return EXIT_OK
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from judge.practice.history import attempts, db_path
+    from judge.practice.views import attempt_list
+
+    if args.slug:
+        find_problem(args.slug)
+    found = attempts(args.slug)
+    if not found:
+        print(messages.say("history_empty", slug=args.slug) if args.slug else messages.say("history_empty_all"))
+        return EXIT_OK
+    sys.stdout.write(attempt_list(found, use_color(sys.stdout.isatty(), args.no_color), str(db_path()),
+                                  one_problem=bool(args.slug)))
     return EXIT_OK
 
 
@@ -94,7 +172,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def _add_judging_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("slug", help="the problem, e.g. training-diagnostics")
-    p.add_argument("file", help="your solution: a .py file defining class Solution")
+    p.add_argument("file", nargs="?", help="your solution: a .py file defining class Solution (default: <slug>.py)")
     p.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
     p.add_argument("--output", type=Path, help="write the report to this file instead of the terminal")
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where the worker runs (default: cpu)")
@@ -106,8 +184,12 @@ def parser() -> argparse.ArgumentParser:
     top.add_argument("--version", action="version", version=f"judge {__version__}")
     sub = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
     commands: list[tuple[str, Callable[[argparse.Namespace], int], str]] = [
+        ("list", cmd_list, "list the problems with their difficulty, tags and your progress"),
+        ("show", cmd_show, "read a problem's statement in the terminal"),
+        ("start", cmd_start, "write a problem's starter file to work in"),
         ("run", cmd_run, "judge a solution on the sample cases, with full detail"),
         ("submit", cmd_submit, "judge a solution on every case, samples then hidden"),
+        ("history", cmd_history, "list your past attempts at a problem (or at every problem)"),
         ("statement", cmd_statement, "render a problem statement"),
         ("gen", cmd_gen, "author: compute expected values with the reference and reject fragile cases"),
         ("verify", cmd_verify, "author: check problem packages and judge their declared submissions"),
@@ -118,6 +200,15 @@ def parser() -> argparse.ArgumentParser:
         made[name].set_defaults(handler=handler)
     for name in ("run", "submit"):
         _add_judging_options(made[name])
+    for name in ("list", "show", "history"):
+        made[name].add_argument("--no-color", action="store_true", help="no colours (also: set NO_COLOR)")
+    made["show"].add_argument("slug", help="the problem, e.g. training-diagnostics")
+    made["show"].add_argument("--lang", choices=("en", "zh"), default="en", help="statement language (default: en)")
+    made["start"].add_argument("slug", help="the problem, e.g. training-diagnostics")
+    made["start"].add_argument("path", nargs="?",
+                               help="where to write it (default: <slug>.py; a folder: <folder>/<slug>.py)")
+    made["start"].add_argument("--force", action="store_true", help="replace an existing file")
+    made["history"].add_argument("slug", nargs="?", help="the problem (default: every problem)")
     made["statement"].add_argument("slug")
     made["statement"].add_argument("--format", choices=("markdown", "html", "text"), default="markdown")
     made["statement"].add_argument("--lang", choices=("en", "zh"), default="en")

@@ -22,16 +22,37 @@ CATALOGUE: dict[str, str] = {
     "no_cuda": "--device cuda needs a CUDA GPU and a CUDA build of torch, and none is available here; use --device cpu",
     "no_expected": "{path}: no expected values for device '{device}'; run 'judge gen {slug}' first",
     "output_unwritable": "cannot write the report to {path} ({reason})",
+    "start_exists": "{path} already exists and was left as it is; use --force to replace it with the starter, or give another path",
+    "start_not_python": "{path}: give a path ending in .py, the kind of file 'judge run' judges",
+    "start_unwritable": "cannot write the starter to {path} ({reason})",
+    "history_unavailable": "cannot use the attempt history {path} ({reason}); set JUDGE_HOME to a folder you can write to",
     # internal (exit 3)
     "worker_start_failed": "the judge could not start its worker process ({reason})",
     "build_drift": "case {case}: the objects built on this machine differ from the ones the expected values were computed on (checksum mismatch); the judge cannot give a fair verdict here -- report this with 'torch {torch}'",
     "reference_failed": "the reference solution failed on case {case}: {reason}",
     "internal": "internal error: {reason}",
+    # practice
+    "start_written": "wrote the starter for {title} to {path}",
+    "start_next": "next: read the problem with 'judge show {slug}', try your solution on the examples with 'judge run {slug}{file}', then 'judge submit {slug}{file}'",
+    "not_recorded": "warning: this attempt was judged but not recorded: {reason}",
+    "list_summary": "{solved} of {total} solved, {attempted} attempted · 'judge show <problem>' to read one, 'judge start <problem>' to begin",
+    "show_status": "your status: {status}, {attempts} attempt(s) · 'judge history {slug}' lists them",
+    "show_new": "your status: new · 'judge start {slug}' writes the starter file",
+    "history_empty": "no attempts at {slug} yet; 'judge start {slug}' writes the starter file",
+    "history_empty_all": "no attempts yet; 'judge list' shows the problems",
+    "history_where": "{count} attempt(s), newest first · kept in {path}",
+    "check_source_missing": "cannot find the source of class {name}: define it in a notebook cell or a .py file, or pass its source as a string",
+    "check_not_a_class": "check() needs your Solution class or its source code as a string, not {kind}",
+    "magic_usage": "usage: %%judge <problem> [--submit] at the top of a cell that defines class Solution",
     # authoring
     "gen_rejected": "{case}: rejected as fragile: {reason}",
     "verify_mismatch": "{case}: {field}: stored {stored}, recomputed {got}",
     "verify_declared": "{path}: declared {declared}, judged {got}",
 }
+
+
+LIST_COLUMNS = ("status", "problem", "title", "difficulty", "tries", "tags")
+HISTORY_COLUMNS = ("when", "problem", "mode", "verdict", "passed", "cpu time", "code")
 
 
 def say(key: str, **fields: Any) -> str:

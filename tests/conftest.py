@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -42,6 +43,15 @@ TOY_CASES = {
 }
 
 
+@pytest.fixture(scope="session", autouse=True)
+def judge_home(tmp_path_factory) -> Iterator[Path]:
+    """Every judge the tests start records its attempts here, never in the real user's history."""
+    home = tmp_path_factory.mktemp("judge-home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("JUDGE_HOME", str(home))
+        yield home
+
+
 @pytest.fixture(scope="session")
 def toy_root(tmp_path_factory) -> Path:
     """A copy of training-diagnostics with three small cases (expected values generated here)."""
@@ -73,10 +83,11 @@ def judge_env(root: Path | None) -> dict[str, str]:
     return env
 
 
-def run_judge(args: list[str], root: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
+def run_judge(args: list[str], root: Path | None = None, timeout: float = 600,
+              cwd: Path | None = None) -> subprocess.CompletedProcess:
     """Run the real command line, as a user would."""
     return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True, text=True,
-                          env=judge_env(root), timeout=timeout)
+                          env=judge_env(root), timeout=timeout, cwd=cwd)
 
 
 def judge_json(args: list[str], root: Path | None = None) -> tuple[int, dict]:

@@ -36,8 +36,8 @@ def _fingerprint(problem: Problem, device: str) -> str:
     for part in (platform.machine(), cpu_model(), str(os.cpu_count()), torch_version(), device,
                  problem.reference.read_bytes().decode("utf-8", "replace")):
         h.update(part.encode() + b"\0")
-    for case in problem.cases:
-        h.update(json.dumps(case.spec(), sort_keys=True).encode())
+    for case in problem.cases:  # ids too: the times are keyed by id, and a renamed case keeps its spec
+        h.update(case.id.encode() + b"\0" + json.dumps(case.spec(), sort_keys=True).encode())
     return h.hexdigest()[:20]
 
 

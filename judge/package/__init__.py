@@ -17,7 +17,9 @@ A problem is a folder of data under ``problems/<slug>/``; adding one never means
     ``[[methods]]``: ``name``, ``signature`` (as shown to learners), ``returns`` (prose).
     ``[constants]``: every threshold or number the statement quotes, by name; the template reads them from here.
     ``[[pitfalls]]``: ``id``, ``summary`` -- mistakes the hidden cases must catch. Each has at least one
-    declared wrong submission whose first lines carry ``# pitfall: <id>``.
+    declared wrong submission whose first lines carry ``# pitfall: <id>``. An optional ``hint`` is what a
+    learner is told when their output on a sample case shows this mistake: the problem's hint catalogue.
+    A pitfall with a hint must be told apart from the reference by some sample case (``judge verify`` checks).
     ``[limits]``: ``time_multiplier``, ``time_floor_s`` (CPU seconds), ``memory_mb`` (resident set, whole worker).
 
 Case files (JSON) are *specifications*, not pickles. A case names the objects it needs and the calls to make::
@@ -55,6 +57,14 @@ Case files (JSON) are *specifications*, not pickles. A case names the objects it
 * Every object draws from its own ``torch.Generator`` seeded with its ``seed``, in float64 on the CPU, then is
   cast to float32, so a case builds bit-identical tensors on every machine; ``build_sha256`` records them and
   the worker checks it before any submission code runs. Objects are moved to the judging device afterwards.
+
+``translations`` (optional) gives the title in other languages for the statement's examples:
+``{"zh": {"title": "..."}}``.
+
+``mistakes`` (sample cases only, written by ``judge gen``) lists, for every hinted pitfall, what its declared
+wrong submission returns on each call where that differs from the expected output:
+``[{"pitfall": "<id>", "call": <index>, "output": <value>}]``. :mod:`judge.judging.hints` recognises a
+learner's mistake by these outputs; as they come from visible inputs only, they reveal nothing hidden.
 
 ``expected`` is keyed by device (``cpu``, ``cuda``). Each entry records ``torch`` (version), ``settings``
 (threads, TF32 policy, dtype of the reference) and ``outputs``: one value per call, in call order. Expected

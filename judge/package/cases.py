@@ -21,6 +21,18 @@ INIT_SCHEMES = (
 
 
 @dataclass(frozen=True)
+class Mistake:
+    """What a known mistake returns on one call of a sample case, where that differs from the expected output."""
+
+    pitfall: str
+    """the pitfall's id in problem.toml"""
+    call: int
+    """the index of the call in the case"""
+    output: Any
+    """the output of the pitfall's declared wrong submission on that call"""
+
+
+@dataclass(frozen=True)
 class Case:
     """One case of a problem: what to build and call, and what the reference returned."""
 
@@ -35,6 +47,10 @@ class Case:
     build_sha256: str | None
     expected: dict[str, Any] = field(repr=False)
     """per device: ``{"torch": ..., "settings": ..., "outputs": [one value per call]}``"""
+    titles: dict[str, str] = field(repr=False)
+    """the title in other languages, by language code (``translations`` in the file)"""
+    mistakes: list[Mistake] = field(repr=False)
+    """sample cases only: the outputs of known mistakes, written by ``judge gen`` (see :mod:`judge.judging.hints`)"""
     raw: dict[str, Any] = field(repr=False)
     """the file as read, so author tools can write it back with additions"""
 
@@ -143,8 +159,34 @@ def parse_case(raw: Any, path: Path, visibility: str, methods: set[str]) -> Case
     return Case(
         name=path.stem, visibility=visibility, path=path,
         title=check.type(raw.get("title", path.stem), str, "title", "a string"),
-        objects=objects, calls=calls, build_sha256=raw.get("build_sha256"), expected=expected, raw=raw,
+        objects=objects, calls=calls, build_sha256=raw.get("build_sha256"), expected=expected,
+        titles=_titles(check, raw.get("translations", {})),
+        mistakes=_mistakes(check, raw.get("mistakes", []), len(calls), visibility), raw=raw,
     )
+
+
+def _titles(check: _Checker, raw: Any) -> dict[str, str]:
+    check.type(raw, dict, "translations", "an object like {\"zh\": {\"title\": \"...\"}}")
+    for lang, entry in raw.items():
+        check.type(entry, dict, f"translations.{lang}", "an object with a \"title\"")
+        check.type(entry.get("title"), str, f"translations.{lang}.title", "a string")
+    return {lang: entry["title"] for lang, entry in raw.items()}
+
+
+def _mistakes(check: _Checker, raw: Any, calls: int, visibility: str) -> list[Mistake]:
+    check.type(raw, list, "mistakes", "a list of {\"pitfall\", \"call\", \"output\"} objects")
+    if raw and visibility != "sample":
+        check.fail("mistakes", "nothing: only sample cases carry the outputs of known mistakes")
+    found = []
+    for i, entry in enumerate(raw):
+        check.type(entry, dict, f"mistakes[{i}]", "an object")
+        check.type(entry.get("pitfall"), str, f"mistakes[{i}].pitfall", "a pitfall id")
+        if type(entry.get("call")) is not int or not 0 <= entry["call"] < calls:
+            check.fail(f"mistakes[{i}].call", f"a call index from 0 to {calls - 1}")
+        if "output" not in entry:
+            check.fail(f"mistakes[{i}].output", "the mistake's output")
+        found.append(Mistake(entry["pitfall"], entry["call"], entry["output"]))
+    return found
 
 
 def load_case(path: Path, visibility: str, methods: set[str]) -> Case:
@@ -159,12 +201,12 @@ def load_case(path: Path, visibility: str, methods: set[str]) -> Case:
 
 def dumps(value: Any, indent: int = 0, width: int = 110) -> str:
     """JSON that keeps anything short on one line and breaks the rest, so case files stay readable in diffs."""
-    flat = json.dumps(value, allow_nan=False)
+    flat = json.dumps(value, allow_nan=False, ensure_ascii=False)  # titles in Chinese stay readable
     if len(flat) + indent <= width or not isinstance(value, (dict, list)) or not value:
         return flat
     pad = " " * (indent + 2)
     if isinstance(value, dict):
-        items = [f"{pad}{json.dumps(k)}: {dumps(v, indent + 2, width)}" for k, v in value.items()]
+        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {dumps(v, indent + 2, width)}" for k, v in value.items()]
         return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
     items = [pad + dumps(v, indent + 2, width) for v in value]
     return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"

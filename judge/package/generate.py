@@ -12,21 +12,27 @@ and with the batch rows permuted, and rejected (``shared/research/numerics.md`` 
 * R4  a statistic named in ``[fragility.thresholds]`` of problem.toml lies within 0.1% of one of its thresholds;
 * R5  a neuron's best pre-activation is within 1e-4 standard deviations of zero without being exactly zero,
       or a sigmoid's input falls below -80 (float32 underflow to exactly 0).
+
+For sample cases it also records the ``mistakes``: what the declared wrong submission of every hinted pitfall
+returns where that differs from the expected output (the data :mod:`judge.judging.hints` recognises mistakes by).
+Declared submissions are the author's own code, trusted like the reference.
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib.util
+import json
 import math
 import platform
+from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Iterator
 
 import torch
 from torch import nn
 
-from judge.judging.compare import numbers_match, tolerance
+from judge.judging.compare import compare, numbers_match, tolerance
 from judge.machine import torch_version
 from judge.package.build import build_objects, checksum, resolve_args, to_device
 from judge.package.cases import Case, save_case
@@ -41,11 +47,25 @@ KINK_MARGIN = 1e-4
 SIGMOID_FLOOR = -80.0
 
 
-def load_reference(problem: Problem) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"reference_{problem.slug.replace('-', '_')}", problem.reference)
+def _load(path: Path, name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load_reference(problem: Problem) -> ModuleType:
+    return _load(problem.reference, f"reference_{problem.slug.replace('-', '_')}")
+
+
+def load_mistakes(problem: Problem) -> dict[str, Any]:
+    """A ``Solution`` instance per hinted pitfall, from its first declared submission."""
+    found: dict[str, Any] = {}
+    for declared in problem.declared_submissions():
+        if declared.pitfall in problem.hints and declared.pitfall not in found:
+            module = _load(declared.path, f"mistake_{declared.pitfall.replace('-', '_')}")
+            found[declared.pitfall] = module.Solution()
+    return found
 
 
 @contextlib.contextmanager
@@ -81,15 +101,43 @@ def _permute_rows(objects: dict[str, Any]) -> dict[str, Any]:
     return {k: v[order] if isinstance(v, torch.Tensor) and v.dim() >= 2 else v for k, v in objects.items()}
 
 
+def call_one(solution: Any, case: Case, call: dict[str, Any], dtype: torch.dtype = torch.float64,
+             device: str = "cpu", transform: Callable[[dict[str, Any]], dict[str, Any]] = lambda o: o) -> Any:
+    """One call of ``case`` on freshly built objects."""
+    objects = transform(build_objects(case.objects))
+    objects = {k: to_device(_cast(v, dtype), device) for k, v in objects.items()}
+    return getattr(solution, call["method"])(*resolve_args(call["args"], objects))
+
+
 def call_reference(solution: Any, case: Case, dtype: torch.dtype = torch.float64, device: str = "cpu",
                    transform: Callable[[dict[str, Any]], dict[str, Any]] = lambda o: o) -> list[Any]:
     """The reference's output for every call of ``case``, each on freshly built objects."""
-    outputs = []
-    for call in case.calls:
-        objects = transform(build_objects(case.objects))
-        objects = {k: to_device(_cast(v, dtype), device) for k, v in objects.items()}
-        outputs.append(getattr(solution, call["method"])(*resolve_args(call["args"], objects)))
-    return outputs
+    return [call_one(solution, case, call, dtype, device, transform) for call in case.calls]
+
+
+def _storable(value: Any) -> bool:
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def mistake_outputs(mistakes: dict[str, Any], case: Case, expected: list[Any]) -> list[dict[str, Any]]:
+    """Where each known mistake departs from ``expected`` on a sample case, and what it returns there.
+
+    A call on which a mistake raises, or returns what JSON cannot store, tells nothing and is left out.
+    """
+    found = []
+    for pitfall, solution in mistakes.items():
+        for index, call in enumerate(case.calls):
+            try:
+                output = call_one(solution, case, call)
+            except Exception:  # noqa: BLE001 -- a mistake that crashes is not recognised by its output
+                continue
+            if _storable(output) and not compare(output, expected[index]).accepted:
+                found.append({"pitfall": pitfall, "call": index, "output": output})
+    return found
 
 
 def _leaves(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
@@ -196,6 +244,7 @@ def generate(problem: Problem, dry_run: bool = False, log: Callable[[str], None]
     torch.set_num_threads(1)
     _force_full_fp32()
     module = load_reference(problem)
+    mistakes = load_mistakes(problem)
     rejected = []
     for case in problem.cases:
         if device == "cpu":
@@ -211,6 +260,11 @@ def generate(problem: Problem, dry_run: bool = False, log: Callable[[str], None]
         raw["build_sha256"] = checksum(build_objects(case.objects))
         raw["expected"] = {**raw.get("expected", {}), device: {
             "torch": torch_version(), "settings": _settings(device), "outputs": expected}}
+        if device == "cpu":  # hints are matched against the CPU expectations
+            raw.pop("mistakes", None)
+            found = [] if case.hidden else mistake_outputs(mistakes, case, expected)
+            if found:
+                raw["mistakes"] = found
         if not dry_run:
             save_case(case, raw)
         log(f"ok       {case.id}" + (f" (differs from cpu at {', '.join(changed)})" if changed else ""))

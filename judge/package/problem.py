@@ -70,6 +70,11 @@ class Problem:
         return self.meta.get("pitfalls", [])
 
     @property
+    def hints(self) -> dict[str, str]:
+        """The hint catalogue: pitfall id -> what to tell a learner whose output shows that mistake."""
+        return {p["id"]: p["hint"] for p in self.pitfalls if "hint" in p}
+
+    @property
     def limits(self) -> Limits:
         return Limits(**self.meta["limits"])
 
@@ -119,6 +124,10 @@ def _check_meta(meta: dict[str, Any], path: Path) -> None:
     methods = meta.get("methods")
     need(isinstance(methods, list) and methods and all(isinstance(m.get("name"), str) for m in methods),
          "[[methods]] tables with a 'name' are required")
+    pitfalls = meta.get("pitfalls", [])
+    need(isinstance(pitfalls, list) and all(
+        isinstance(p, dict) and isinstance(p.get("id"), str) and isinstance(p.get("hint", ""), str) for p in pitfalls),
+         "[[pitfalls]] tables need a string 'id' (and 'hint', when present, is a string)")
     limits = meta.get("limits", {})
     need(set(limits) == {"time_multiplier", "time_floor_s", "memory_mb"},
          "[limits] needs exactly time_multiplier, time_floor_s and memory_mb")

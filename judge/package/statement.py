@@ -1,9 +1,10 @@
 """Render a problem statement from its Jinja2 template, its metadata and its own sample cases.
 
 The template receives ``problem`` (the metadata), ``constants``, ``methods``, ``rule`` (the comparison rule,
-stated in every statement) and ``examples``: one per sample case, each with its ``title``, the ``inputs`` lines
-and the ``calls`` with the expected output as JSON. Examples are never written by hand, so they cannot drift
-from the cases the judge runs.
+stated in every statement) and ``examples``: one per sample case, each with its ``title`` (in the statement's
+language when the case file has it under ``translations``), the ``objects`` lines and the ``calls`` with the
+expected output as JSON. Examples are never written by hand, so they cannot drift from the cases the judge
+runs, and every language shows the same ones: only the prose of ``statement.<lang>.md.j2`` differs.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from judge.errors import BadInput
 from judge.judging.compare import RULE_TEXT
 from judge.package.describe import describe_call, describe_object
 from judge.package.problem import Problem
+from judge.package.text import to_terminal
 
 HTML_PAGE = """<!doctype html>
 <html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>
@@ -30,23 +32,23 @@ td,th{{border:1px solid #ccc;padding:.2rem .5rem}}</style></head>
 """
 
 
-def examples(problem: Problem) -> list[dict[str, Any]]:
+def examples(problem: Problem, lang: str = "en") -> list[dict[str, Any]]:
     found = []
     for case in problem.samples:
         if "cpu" not in case.expected:
             raise BadInput("no_expected", path=case.path, device="cpu", slug=problem.slug)
         outputs = case.expected["cpu"]["outputs"]
         found.append({
-            "title": case.title,
+            "title": case.titles.get(lang, case.title),
             "objects": [f"{name} = {describe_object(spec)}" for name, spec in case.objects.items()],
             "calls": [{"call": describe_call(call), "output": json.dumps(out)} for call, out in zip(case.calls, outputs)],
         })
     return found
 
 
-def context(problem: Problem) -> dict[str, Any]:
+def context(problem: Problem, lang: str = "en") -> dict[str, Any]:
     return {"problem": problem.meta, "constants": problem.constants, "methods": problem.methods,
-            "rule": RULE_TEXT, "examples": examples(problem)}
+            "rule": RULE_TEXT, "examples": examples(problem, lang)}
 
 
 def render_markdown(problem: Problem, lang: str = "en") -> str:
@@ -56,13 +58,16 @@ def render_markdown(problem: Problem, lang: str = "en") -> str:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(path.parent), undefined=jinja2.StrictUndefined,
                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     try:
-        return env.get_template(path.name).render(**context(problem))
+        return env.get_template(path.name).render(**context(problem, lang))
     except jinja2.TemplateError as exc:
         raise BadInput("problem_invalid", path=path, problem=f"the template does not render ({exc})") from None
 
 
-def render_statement(problem: Problem, fmt: str = "markdown", lang: str = "en") -> str:
+def render_statement(problem: Problem, fmt: str = "markdown", lang: str = "en", color: bool = False) -> str:
+    """``markdown`` as the template renders it, ``text`` for a terminal (``color`` adds ANSI styles), ``html``."""
     text = render_markdown(problem, lang)
+    if fmt == "text":
+        return to_terminal(text, color)
     if fmt != "html":
         return text
     body = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)

@@ -3,27 +3,43 @@
 For every problem: the metadata and every case file validate; every case has CPU expectations and a checksum
 that matches what this machine builds; the reference solution, recomputed here, agrees with every stored
 expected value under the comparison rule; the starter compiles; every statement template renders; every
-pitfall has a declared wrong submission. Then every declared submission is judged through the real judge
-(``judge submit``) and must get the verdict its folder names.
+pitfall has a declared wrong submission; every hinted pitfall departs from the reference on some sample case
+(else its hint could never show) and the stored ``mistakes`` agree with its declared submission. Then every
+declared submission is judged through the real judge (``judge submit``) and must get the verdict its folder
+names.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from judge import messages
 from judge.errors import JudgeError
 from judge.package.build import build_objects, checksum
-from judge.package.generate import call_reference, load_reference, same_outputs
+from judge.package.cases import Case
+from judge.package.generate import call_reference, load_mistakes, load_reference, mistake_outputs, same_outputs
 from judge.package.problem import Problem, available, find_problem
 from judge.package.statement import render_markdown
 
 Log = Callable[[str], None]
 
 
+def _check_mistakes(case: Case, mistakes: dict[str, Any], log: Log) -> bool:
+    outputs = mistake_outputs(mistakes, case, case.expected["cpu"]["outputs"])
+    fresh = {(m["pitfall"], m["call"]): m["output"] for m in outputs}
+    stored = {(m.pitfall, m.call): m.output for m in case.mistakes}
+    for key in sorted(set(fresh) | set(stored)):
+        if key not in fresh or key not in stored or same_outputs([stored[key]], [fresh[key]]) is not None:
+            log(messages.say("verify_mismatch", case=case.path, field=f"mistakes {key[0]} call {key[1]}",
+                             stored=stored.get(key, "nothing"), got=fresh.get(key, "nothing")))
+            return False
+    return True
+
+
 def _check_cases(problem: Problem, log: Log) -> bool:
     ok = True
     solution = load_reference(problem).Solution()
+    mistakes = load_mistakes(problem)
     for case in problem.cases:
         if "cpu" not in case.expected or not case.build_sha256:
             log(messages.say("no_expected", path=case.path, device="cpu", slug=problem.slug))
@@ -42,6 +58,8 @@ def _check_cases(problem: Problem, log: Log) -> bool:
                 field = f"expected.cpu.outputs[{index}]{where.removeprefix('[0]')}"
                 log(messages.say("verify_mismatch", case=case.path, field=field, stored=want, got=got))
                 ok = False
+        if not case.hidden:
+            ok = _check_mistakes(case, mistakes, log) and ok
     return ok
 
 
@@ -64,6 +82,12 @@ def _check_package(problem: Problem, log: Log) -> bool:
             log(messages.say("problem_invalid", path=problem.root / "problem.toml",
                              problem=f"pitfall '{pitfall['id']}' has no declared wrong submission"))
             ok = False
+    shown = {m.pitfall for case in problem.samples for m in case.mistakes}
+    for pitfall in sorted(set(problem.hints) - shown):
+        log(messages.say("problem_invalid", path=problem.root / "problem.toml", problem=(
+            f"pitfall '{pitfall}' has a hint, but no sample case tells its declared submission apart from the "
+            "reference, so the hint can never show; add a sample call that does, then run 'judge gen'")))
+        ok = False
     unknown = declared - {p["id"] for p in problem.pitfalls}
     for tag in sorted(unknown):
         log(messages.say("problem_invalid", path=problem.root / "submissions", problem=f"unknown pitfall tag '{tag}'"))

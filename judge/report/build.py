@@ -12,7 +12,8 @@ Schema (``schema_version`` 1). Top-level fields follow Gradescope's ``results.js
     ``cpu_time_s``, ``peak_memory_mb``, ``time_limit_s``, ``memory_limit_mb`` and ``calls[]`` (``method``,
     ``verdict``, ``cpu_time_s``, ``failed_field``). Visible cases add ``inputs`` and, per call, ``got``,
     ``expected``, ``differences[]`` (``field``, ``got``, ``expected``, ``error``, ``tolerance``), ``error``
-    (``exc``, ``msg``, ``trace``) and ``stdout``. Hidden cases never carry inputs, values, output or messages.
+    (``exc``, ``msg``, ``trace``), ``stdout`` and ``hints[]`` (``pitfall``, ``text``: a known mistake the
+    output shows, :mod:`judge.judging.hints`). Hidden cases never carry inputs, values, output, messages or hints.
 Also ``schema_version``, ``verdict`` (overall), ``mode`` (``run``/``submit``), ``passed``, ``total``,
 ``problem`` (``slug``, ``title``), ``submission`` (``path``, ``sha256``) and ``judge`` (``version``, ``torch``,
 ``device``, ``expected_device``, ``security_level``, ``comparison_rule``, ``judge_error``).
@@ -25,6 +26,7 @@ from typing import Any
 
 from judge import __version__
 from judge.judging.compare import RULE_TEXT, Difference
+from judge.judging.hints import recognise
 from judge.judging.session import CallResult, CaseResult
 from judge.judging.verdict import Verdict, overall
 from judge.package.describe import describe_inputs
@@ -58,7 +60,7 @@ def _failed_field(call: CallResult) -> str | None:
     return comparison.differences[0].field if comparison.differences else None
 
 
-def _call(call: CallResult, expected: Any, visible: bool) -> dict[str, Any]:
+def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, str]]) -> dict[str, Any]:
     entry: dict[str, Any] = {"method": call.method, "verdict": call.verdict.value,
                              "cpu_time_s": round(call.cpu_s, 4), "failed_field": _failed_field(call)}
     if not visible:
@@ -73,13 +75,25 @@ def _call(call: CallResult, expected: Any, visible: bool) -> dict[str, Any]:
         "format_error": _difference(comparison.format_error) if comparison and comparison.format_error else None,
         "error": call.error,
         "stdout": call.output,
+        "hints": hints,
     })
     return entry
 
 
-def _test(number: int, result: CaseResult, expected: list[Any] | None) -> dict[str, Any]:
+def _hints(result: CaseResult, expected: list[Any] | None,
+           catalogue: dict[str, str]) -> dict[int, list[dict[str, str]]]:
+    """By call index, the known mistakes a visible case shows; hidden cases are never looked at."""
+    if result.case.hidden or not expected:
+        return {}
+    shown = recognise(result.case, result.calls, expected)
+    return {i: [{"pitfall": p, "text": catalogue[p]} for p in pitfalls if p in catalogue]
+            for i, pitfalls in shown.items()}
+
+
+def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue: dict[str, str]) -> dict[str, Any]:
     visible = not result.case.hidden
     passed = result.verdict is Verdict.ACCEPTED
+    hints = _hints(result, expected, catalogue)
     extra = {
         "case": result.case.id,
         "hidden": result.case.hidden,
@@ -88,7 +102,8 @@ def _test(number: int, result: CaseResult, expected: list[Any] | None) -> dict[s
         "peak_memory_mb": round(result.peak_rss_bytes / MB, 1),
         "time_limit_s": round(result.limits.cpu_s, 3),
         "memory_limit_mb": round(result.limits.memory_bytes / MB),
-        "calls": [_call(c, expected[i] if expected else None, visible) for i, c in enumerate(result.calls)],
+        "calls": [_call(c, expected[i] if expected else None, visible, hints.get(i, []))
+                  for i, c in enumerate(result.calls)],
     }
     if visible:
         extra["title"] = result.case.title
@@ -122,7 +137,8 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
     verdicts = [r.verdict for r in results]
     final = Verdict.INTERNAL_ERROR if judge_error else overall(verdicts)
     passed = sum(v is Verdict.ACCEPTED for v in verdicts)
-    tests = [_test(i + 1, r, expected[i] if expected else None) for i, r in enumerate(results)]
+    catalogue = getattr(problem, "hints", {})
+    tests = [_test(i + 1, r, expected[i] if expected else None, catalogue) for i, r in enumerate(results)]
     scope = "sample cases" if mode == "run" else "cases"
     return {
         "schema_version": SCHEMA_VERSION,

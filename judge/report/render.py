@@ -12,7 +12,8 @@ FORMATS = ("text", "json", "markdown", "html", "junit")
 _TEMPLATES = {"text": "report.txt.j2", "markdown": "report.md.j2", "html": "report.html.j2",
               "junit": "report.junit.xml.j2"}
 COLORS = {"accepted": "32", "wrong_answer": "31", "time_limit_exceeded": "33", "memory_limit_exceeded": "33",
-          "runtime_error": "35", "compile_error": "35", "output_format_error": "31", "internal_error": "41"}
+          "runtime_error": "35", "compile_error": "35", "output_format_error": "31", "internal_error": "41",
+          "hint": "1;36"}
 
 
 def _number(value: Any) -> str:
@@ -47,3 +48,8 @@ def render(report: dict[str, Any], fmt: str, color: bool = False) -> str:
         return json.dumps(report, indent=2, allow_nan=False) + "\n"
     template = environment(color and fmt == "text").get_template(_TEMPLATES[fmt])
     return template.render(r=report)
+
+
+def html_fragment(report: dict[str, Any]) -> str:
+    """The HTML report without its page around it, styled inside its own ``div``: for a notebook cell's output."""
+    return environment(False).get_template("report.fragment.html.j2").render(r=report)

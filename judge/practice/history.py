@@ -1,0 +1,153 @@
+"""Every judged attempt, in one SQLite file: ``history.sqlite3`` in :func:`judge.practice.home.data_home`.
+
+Table ``attempts`` (schema version 1, kept in ``PRAGMA user_version``), one row per ``judge run``,
+``judge submit`` or notebook check:
+
+``at``           when, UTC, ISO 8601 to the second
+``problem``      the problem's slug
+``mode``         ``run`` (sample cases) or ``submit`` (every case)
+``verdict``      the overall verdict
+``passed``, ``total``   cases passed and judged
+``cpu_s``        the submission's CPU time over all its cases (its runtime)
+``wall_s``       the whole judgement, worker start-up included
+``code_sha256``  a hash of the judged source, so identical attempts are recognisable
+``source``       the file judged, or ``notebook``
+
+A problem is *solved* once a submit was accepted, *attempted* once anything was judged, and *new* before.
+Reading never creates the file: a missing file is an empty history.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from dataclasses import astuple, dataclass, fields
+from datetime import datetime, timezone
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from judge.errors import BadInput
+from judge.practice.home import data_home
+
+SCHEMA_VERSION = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS attempts (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    problem TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    passed INTEGER NOT NULL,
+    total INTEGER NOT NULL,
+    cpu_s REAL NOT NULL,
+    wall_s REAL NOT NULL,
+    code_sha256 TEXT NOT NULL,
+    source TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS attempts_by_problem ON attempts (problem, at);
+"""
+BUSY_TIMEOUT_S = 10.0
+"""two judges finishing at once wait for each other instead of failing"""
+
+
+class Status(StrEnum):
+    SOLVED = "solved"
+    ATTEMPTED = "attempted"
+    NEW = "new"
+
+
+@dataclass(frozen=True)
+class Attempt:
+    at: str
+    problem: str
+    mode: str
+    verdict: str
+    passed: int
+    total: int
+    cpu_s: float
+    wall_s: float
+    code_sha256: str
+    source: str
+
+    @classmethod
+    def from_report(cls, report: dict[str, Any], source: str) -> Attempt:
+        return cls(
+            at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            problem=report["problem"]["slug"], mode=report["mode"], verdict=report["verdict"],
+            passed=report["passed"], total=report["total"],
+            cpu_s=round(sum(t["extra_data"]["cpu_time_s"] for t in report["tests"]), 4),
+            wall_s=report["execution_time"], code_sha256=report["submission"]["sha256"], source=source,
+        )
+
+    @property
+    def local_time(self) -> str:
+        return datetime.fromisoformat(self.at).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+@dataclass(frozen=True)
+class Progress:
+    status: Status
+    attempts: int
+
+
+def db_path() -> Path:
+    return data_home() / "history.sqlite3"
+
+
+def _unavailable(exc: Exception) -> BadInput:
+    return BadInput("history_unavailable", path=db_path(), reason=str(exc) or type(exc).__name__)
+
+
+def _connect(create: bool) -> sqlite3.Connection | None:
+    path = db_path()
+    if not create and not path.exists():
+        return None
+    try:
+        if create:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)
+        if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+            with db:
+                db.executescript(SCHEMA)
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        return db
+    except (OSError, sqlite3.Error) as exc:
+        raise _unavailable(exc) from None
+
+
+def record(attempt: Attempt) -> None:
+    columns = ", ".join(f.name for f in fields(Attempt))
+    marks = ", ".join("?" for _ in fields(Attempt))
+    with closing(_connect(create=True)) as db:
+        try:
+            with db:
+                db.execute(f"INSERT INTO attempts ({columns}) VALUES ({marks})", astuple(attempt))
+        except sqlite3.Error as exc:
+            raise _unavailable(exc) from None
+
+
+def _query(sql: str, *params: Any) -> list[tuple[Any, ...]]:
+    db = _connect(create=False)
+    if db is None:
+        return []
+    with closing(db):
+        try:
+            return db.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise _unavailable(exc) from None
+
+
+def attempts(problem: str | None = None) -> list[Attempt]:
+    """Newest first; every problem's when ``problem`` is None."""
+    columns = ", ".join(f.name for f in fields(Attempt))
+    where = "WHERE problem = ?" if problem else ""
+    rows = _query(f"SELECT {columns} FROM attempts {where} ORDER BY at DESC, id DESC", *([problem] if problem else []))
+    return [Attempt(*row) for row in rows]
+
+
+def progress() -> dict[str, Progress]:
+    """Per problem with at least one attempt; a problem missing from the result is new."""
+    rows = _query("SELECT problem, MAX(mode = 'submit' AND verdict = 'accepted'), COUNT(*) "
+                  "FROM attempts GROUP BY problem")
+    return {slug: Progress(Status.SOLVED if solved else Status.ATTEMPTED, count) for slug, solved, count in rows}

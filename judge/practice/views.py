@@ -1,0 +1,55 @@
+"""Lay out the problem list and the attempt history as terminal tables (wording from :mod:`judge.messages`)."""
+
+from __future__ import annotations
+
+from judge import messages
+from judge.package.problem import Problem
+from judge.package.text import display_width
+from judge.practice.history import Attempt, Progress, Status
+from judge.report.render import COLORS
+
+STATUS_COLORS = {Status.SOLVED: COLORS["accepted"], Status.ATTEMPTED: COLORS["time_limit_exceeded"], Status.NEW: None}
+NO_ATTEMPTS = Progress(Status.NEW, 0)
+
+
+def _pad(text: str, width: int, right: bool) -> str:
+    gap = " " * (width - display_width(text))
+    return gap + text if right else text + gap
+
+
+def table(header: tuple[str, ...], rows: list[tuple[str, ...]], right: frozenset[int] = frozenset(),
+          paint: tuple[int, list[str | None]] | None = None) -> str:
+    """Columns two spaces apart. ``paint`` is (column, one ANSI code or None per row): the cells to colour."""
+    widths = [max(display_width(cell) for cell in column) for column in zip(header, *rows)]
+    lines = []
+    for number, row in enumerate([header, *rows]):
+        cells = [_pad(cell, widths[i], i in right) for i, cell in enumerate(row)]
+        if paint and number and paint[1][number - 1]:
+            column = paint[0]
+            cells[column] = f"\x1b[{paint[1][number - 1]}m{cells[column]}\x1b[0m"
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def problem_list(problems: list[Problem], progress: dict[str, Progress], color: bool) -> str:
+    mine = [progress.get(p.slug, NO_ATTEMPTS) for p in problems]
+    rows = [(m.status.value, p.slug, p.title, p.meta["difficulty"], str(m.attempts), ", ".join(p.meta.get("tags", [])))
+            for p, m in zip(problems, mine)]
+    paint = (0, [STATUS_COLORS[m.status] for m in mine]) if color else None
+    statuses = [m.status for m in mine]
+    summary = messages.say("list_summary", solved=statuses.count(Status.SOLVED), total=len(problems),
+                           attempted=statuses.count(Status.ATTEMPTED))
+    return table(messages.LIST_COLUMNS, rows, frozenset({4}), paint) + "\n" + summary + "\n"
+
+
+def attempt_list(attempts: list[Attempt], color: bool, where: str, one_problem: bool) -> str:
+    """Newest first; the problem column is left out when every attempt is at ``one_problem``."""
+    rows = [(a.local_time, a.problem, a.mode, a.verdict, f"{a.passed}/{a.total}", f"{a.cpu_s * 1000:.1f} ms",
+             a.code_sha256[:10]) for a in attempts]
+    header, right, verdict_column = messages.HISTORY_COLUMNS, frozenset({4, 5}), 3
+    if one_problem:
+        header, rows = header[:1] + header[2:], [row[:1] + row[2:] for row in rows]
+        right, verdict_column = frozenset({3, 4}), 2
+    paint = (verdict_column, [COLORS.get(a.verdict) for a in attempts]) if color else None
+    return (table(header, rows, right, paint) + "\n"
+            + messages.say("history_where", count=len(attempts), path=where) + "\n")
