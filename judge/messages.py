@@ -20,7 +20,7 @@ CATALOGUE: dict[str, str] = {
     "case_invalid": "{path}: field {field}: expected {problem}",
     "problem_invalid": "{path}: {problem}",
     "no_cuda": "--device cuda needs a CUDA GPU and a CUDA build of torch, and none is available here; use --device cpu",
-    "no_expected": "{path}: no expected values for device '{device}'; run 'judge gen {slug}' first",
+    "no_expected": "{path}: no up-to-date expected values for device '{device}'; run 'judge gen {slug}' first",
     "output_unwritable": "cannot write the report to {path} ({reason})",
     "start_exists": "{path} already exists and was left as it is; use --force to replace it with the starter, or give another path",
     "start_not_python": "{path}: give a path ending in .py, the kind of file 'judge run' judges",

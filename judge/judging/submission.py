@@ -56,8 +56,9 @@ def cuda_available() -> bool:
 def expected_for(case: Case, device: str, slug: str) -> tuple[list[Any], str]:
     """The case's expected outputs on ``device``, falling back to the CPU ones (and saying so)."""
     for source in (device, "cpu"):
-        if source in case.expected:
-            return case.expected[source]["outputs"], source
+        outputs = case.outputs(source)
+        if outputs is not None:
+            return outputs, source
     raise BadInput("no_expected", path=case.path, device=device, slug=slug)
 
 

@@ -62,6 +62,12 @@ class Case:
     def id(self) -> str:
         return f"{self.visibility}/{self.name}"
 
+    def outputs(self, device: str) -> list[Any] | None:
+        """The expected outputs on ``device``: None when there are none, or when they are stale (the calls
+        changed since ``judge gen`` last ran)."""
+        outputs = self.expected.get(device, {}).get("outputs")
+        return outputs if outputs is not None and len(outputs) == len(self.calls) else None
+
     def spec(self) -> dict[str, Any]:
         """What the worker may see: objects, calls and checksum, never the expected values."""
         return {"objects": self.objects, "calls": self.calls, "build_sha256": self.build_sha256}
@@ -154,8 +160,8 @@ def parse_case(raw: Any, path: Path, visibility: str, methods: set[str]) -> Case
     expected = check.type(raw.get("expected", {}), dict, "expected", "an object keyed by device")
     for device, entry in expected.items():
         outputs = check.type(entry, dict, f"expected.{device}", "an object").get("outputs")
-        if not isinstance(outputs, list) or len(outputs) != len(calls):
-            check.fail(f"expected.{device}.outputs", f"a list of {len(calls)} values, one per call")
+        if not isinstance(outputs, list):
+            check.fail(f"expected.{device}.outputs", "a list of values, one per call")
     return Case(
         name=path.stem, visibility=visibility, path=path,
         title=check.type(raw.get("title", path.stem), str, "title", "a string"),

@@ -35,9 +35,9 @@ td,th{{border:1px solid #ccc;padding:.2rem .5rem}}</style></head>
 def examples(problem: Problem, lang: str = "en") -> list[dict[str, Any]]:
     found = []
     for case in problem.samples:
-        if "cpu" not in case.expected:
+        outputs = case.outputs("cpu")
+        if outputs is None:
             raise BadInput("no_expected", path=case.path, device="cpu", slug=problem.slug)
-        outputs = case.expected["cpu"]["outputs"]
         found.append({
             "title": case.titles.get(lang, case.title),
             "objects": [f"{name} = {describe_object(spec)}" for name, spec in case.objects.items()],

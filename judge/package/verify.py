@@ -25,7 +25,7 @@ Log = Callable[[str], None]
 
 
 def _check_mistakes(case: Case, mistakes: dict[str, Any], log: Log) -> bool:
-    outputs = mistake_outputs(mistakes, case, case.expected["cpu"]["outputs"])
+    outputs = mistake_outputs(mistakes, case, case.outputs("cpu"))
     fresh = {(m["pitfall"], m["call"]): m["output"] for m in outputs}
     stored = {(m.pitfall, m.call): m.output for m in case.mistakes}
     for key in sorted(set(fresh) | set(stored)):
@@ -41,7 +41,7 @@ def _check_cases(problem: Problem, log: Log) -> bool:
     solution = load_reference(problem).Solution()
     mistakes = load_mistakes(problem)
     for case in problem.cases:
-        if "cpu" not in case.expected or not case.build_sha256:
+        if case.outputs("cpu") is None or not case.build_sha256:
             log(messages.say("no_expected", path=case.path, device="cpu", slug=problem.slug))
             ok = False
             continue
@@ -51,7 +51,7 @@ def _check_cases(problem: Problem, log: Log) -> bool:
                              got=built[:12]))
             ok = False
             continue
-        stored, fresh = case.expected["cpu"]["outputs"], call_reference(solution, case)
+        stored, fresh = case.outputs("cpu"), call_reference(solution, case)
         for index, (want, got) in enumerate(zip(stored, fresh)):
             where = same_outputs([want], [got])
             if where is not None:
