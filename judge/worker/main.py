@@ -1,6 +1,7 @@
 """The worker: the only process that runs submission code. Started by :mod:`judge.worker.sandbox`.
 
-Usage: ``python -I -m judge.worker.main REQUEST_FD RESPONSE_FD SOLUTION_PATH``
+Usage: ``python -I -m judge.worker.main REQUEST_FD RESPONSE_FD SOLUTION_PATH``. A worker forked from a warm
+process (:mod:`judge.worker.zygote`) runs the same protocol through :func:`serve`.
 
 Protocol, one JSON object per line on dedicated pipes (never stdout, never pickle):
 
@@ -104,9 +105,8 @@ def _import_solution(path: str, methods: list[str]) -> Any:
     return cls()
 
 
-def main() -> None:
-    request_fd, response_fd, solution = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    requests, out = os.fdopen(request_fd, "rb"), os.fdopen(response_fd, "wb")
+def serve(requests: BinaryIO, out: BinaryIO, solution: str) -> None:
+    """The protocol above, from ``setup`` until the parent closes the request pipe."""
     import torch
 
     from judge.package.build import checksum, resolve_args
@@ -140,6 +140,11 @@ def main() -> None:
             reply = {"type": "error", **_error(exc)}
         del request, call
         _send(out, {"id": reply_id, **reply})
+
+
+def main() -> None:
+    request_fd, response_fd, solution = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    serve(os.fdopen(request_fd, "rb"), os.fdopen(response_fd, "wb"), solution)
 
 
 if __name__ == "__main__":
