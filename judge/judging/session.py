@@ -16,7 +16,8 @@ from typing import Any
 from judge.judging.compare import Comparison, compare
 from judge.judging.verdict import Verdict, from_ending, from_error
 from judge.package.cases import Case
-from judge.worker.runner import Budget, Outcome, Worker
+from judge.worker import sandbox
+from judge.worker.runner import Budget, Launch, Outcome, Worker
 
 RESOURCE_FAILURES_BEFORE_STOP = 2
 CLOSE_TO_LIMIT = 1.1
@@ -84,23 +85,26 @@ def _protocol_violation(detail: str) -> dict[str, Any]:
 class Session:
     """One submission, one worker at a time."""
 
-    def __init__(self, submission: Path, cases: list[Case], methods: list[str], device: str, memory_bytes: int):
+    def __init__(self, submission: Path, cases: list[Case], methods: list[str], device: str, memory_bytes: int,
+                 launch: Launch = sandbox.start, verified: bool = False):
         self.submission = submission
+        self.launch = launch
         self.cases = cases
         self.device, self.methods = device, methods
         self.memory_bytes = memory_bytes
         self.worker: Worker | None = None
         self.failed_start: tuple[Verdict, dict[str, Any]] | None = None
         self.warmed = False
-        self.verified = False
-        """whether a worker has shown that it builds every case bit-identically (checked once per session)"""
+        self.verified = verified
+        """whether a worker has shown that it builds every case bit-identically (checked once per session, or
+        once for every worker ``launch`` starts from the same image)"""
         self.level = "L0"
         self._next_id = 0
 
     # -- worker life cycle -------------------------------------------------------------------------------------
     def _start(self) -> None:
         """Start a worker, or record in ``failed_start`` why no worker can judge this submission."""
-        worker = Worker(self.submission, self.memory_bytes)
+        worker = Worker(self.submission, self.memory_bytes, self.launch)
         worker.start()
         self.level = worker.level
         setup_budget = Budget(cpu_s=600.0, wall_s=120.0, memory_bytes=self.memory_bytes)

@@ -14,7 +14,7 @@ import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from judge.worker import procfs, sandbox
 
@@ -23,6 +23,10 @@ RESPONSE_CAP = 1 << 20
 OUTPUT_CAP = 64 << 10
 IMPORT_WALL_S = 30.0
 SETUP_WALL_S = 120.0
+
+Launch = Callable[[Path, tuple[int, int], int, int], sandbox.Started]
+"""starts a confined worker, like :func:`judge.worker.sandbox.start` (a fresh interpreter) or
+:meth:`judge.worker.forkserver.Zygote.launch` (a fork of a warm one)"""
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,7 @@ class Outcome:
 class Worker:
     submission: Path
     memory_bytes: int
+    launch: Launch = sandbox.start
     started: sandbox.Started | None = None
     _request_w: int = -1
     _response_r: int = -1
@@ -73,7 +78,7 @@ class Worker:
         self._response_r, response_w = os.pipe()
         self._output_r, output_w = os.pipe()
         try:
-            self.started = sandbox.start(self.submission, (request_r, response_w), output_w, self.memory_bytes)
+            self.started = self.launch(self.submission, (request_r, response_w), output_w, self.memory_bytes)
         finally:
             for fd in (request_r, response_w, output_w):
                 os.close(fd)
