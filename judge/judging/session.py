@@ -22,6 +22,10 @@ from judge.worker.runner import Budget, Launch, Outcome, Worker
 RESOURCE_FAILURES_BEFORE_STOP = 2
 CLOSE_TO_LIMIT = 1.1
 """a call may run to this multiple of its CPU limit; one that finishes above the limit is re-run once"""
+WARM_UP_ALLOWANCE_S = 1.0
+"""CPU and wall seconds the untimed warm-up call may take beyond the first call's own limits (lazy
+initialisation). More only means the warm-up failed, which costs a fresh worker, never a verdict; without a
+bound an endless loop burned 30 s of CPU here before its first case was even judged."""
 
 
 @dataclass(frozen=True)
@@ -144,7 +148,7 @@ class Session:
         if self.worker is None and self.failed_start is None:
             self._start()
             if self.worker and not self.warmed:
-                self._warm_up()
+                self._warm_up(budget)
         if self.worker is None:
             return None
         self._next_id += 1
@@ -153,11 +157,12 @@ class Session:
     def _call_message(self, case_index: int, call_index: int) -> dict[str, Any]:
         return {"type": "call", "id": self._next_id, "case": self.cases[case_index].spec(), "call": call_index}
 
-    def _warm_up(self) -> None:
+    def _warm_up(self, budget: Budget) -> None:
         """One untimed call whose result is thrown away: lazy initialisation is not charged to the first case."""
         self.warmed = True
         self._next_id += 1
-        outcome = self.worker.request(self._call_message(0, 0), Budget(cpu_s=30.0, wall_s=30.0, memory_bytes=self.memory_bytes))
+        allowance = Budget(budget.cpu_s + WARM_UP_ALLOWANCE_S, budget.wall_s + WARM_UP_ALLOWANCE_S, self.memory_bytes)
+        outcome = self.worker.request(self._call_message(0, 0), allowance)
         if outcome.ended or self.worker.leftover():
             self._drop_worker()  # the case itself will show what is wrong, in a fresh worker
             self._start()
