@@ -106,7 +106,8 @@ def confine_forked_worker(scratch: Path, memory_bytes: int, output_fd: int, keep
 
     The same level as :func:`start`: a new session, the limits of ``_limits`` (death with ``parent`` included),
     stdin from ``/dev/null``, stdout and stderr to ``output_fd``, no open descriptor but ``keep_fds`` (the
-    zygote's control socket above all), the scratch directory as working directory and the worker environment.
+    zygote's control socket above all), the scratch directory as working directory and the worker environment
+    (the zygote was started with it, so the interpreter's own additions, such as ``LC_CTYPE``, are kept too).
     """
     os.setsid()
     _limits(memory_bytes)()
@@ -122,6 +123,5 @@ def confine_forked_worker(scratch: Path, memory_bytes: int, output_fd: int, keep
         except OSError:  # the listing's own descriptor, already closed
             pass
     os.chdir(scratch)
-    os.environ.clear()
-    os.environ.update(_environment(scratch))
+    os.environ.update(_environment(scratch))  # the zygote's own environment is a worker's: only paths change
     tempfile.tempdir = None  # tempfile follows the new TMPDIR
