@@ -8,6 +8,7 @@ problem content, machine, torch version and device, so calibration is paid once:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -31,6 +32,7 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "torch-judge"
 
 
+@functools.lru_cache(maxsize=None)  # reads package metadata: milliseconds, once per report otherwise
 def torch_version() -> str:
     try:
         return metadata.version("torch")

@@ -64,15 +64,15 @@ def _cpu(pid: int, tasks: list[str]) -> float:
     return max(ticks, ns / 1e9)
 
 
+def _kb(status: str, key: str) -> int:
+    start = status.find(key)
+    return int(status[start + len(key):status.find("kB", start)]) if start >= 0 else 0
+
+
 def _memory_kb(pid: int) -> tuple[int, int]:
     """VmRSS and VmHWM, from one read of ``status``."""
-    rss = peak = 0
-    for line in _read(f"/proc/{pid}/status").splitlines():
-        if line.startswith("VmRSS:"):
-            rss = int(line.split()[1])
-        elif line.startswith("VmHWM:"):
-            peak = int(line.split()[1])
-    return rss, peak
+    status = _read(f"/proc/{pid}/status")
+    return _kb(status, "\nVmRSS:"), _kb(status, "\nVmHWM:")
 
 
 def usage(pid: int) -> Usage:

@@ -103,14 +103,15 @@ class Worker:
     def request(self, message: dict[str, Any], budget: Budget) -> Outcome:
         """Send one request and wait for one response line within ``budget``."""
         procfs.reset_peak(self.pid)
-        before = procfs.usage(self.pid).cpu_s
+        before = procfs.usage(self.pid)
         self.send(message)
-        return self.receive(budget, cpu_start=before)
+        return self.receive(budget, cpu_start=before.cpu_s, usage=before)
 
-    def receive(self, budget: Budget, cpu_start: float = 0.0) -> Outcome:
+    def receive(self, budget: Budget, cpu_start: float = 0.0, usage: procfs.Usage | None = None) -> Outcome:
+        """Wait for one response line; ``usage`` is a sample just taken (the first one costs a /proc walk)."""
         start = time.monotonic()
         outcome = Outcome()
-        usage = procfs.usage(self.pid)
+        usage = usage or procfs.usage(self.pid)
         while True:
             outcome.wall_s = time.monotonic() - start
             outcome.cpu_s = max(usage.cpu_s - cpu_start, 0.0)
