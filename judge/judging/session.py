@@ -148,7 +148,9 @@ class Session:
         if self.worker is None and self.failed_start is None:
             self._start()
             if self.worker and not self.warmed:
-                self._warm_up(budget)
+                timed_out = self._warm_up(budget)
+                if timed_out and (case_index, call_index) == (0, 0):
+                    return timed_out
         if self.worker is None:
             return None
         self._next_id += 1
@@ -157,15 +159,24 @@ class Session:
     def _call_message(self, case_index: int, call_index: int) -> dict[str, Any]:
         return {"type": "call", "id": self._next_id, "case": self.cases[case_index].spec(), "call": call_index}
 
-    def _warm_up(self, budget: Budget) -> None:
-        """One untimed call whose result is thrown away: lazy initialisation is not charged to the first case."""
+    def _warm_up(self, budget: Budget) -> Outcome | None:
+        """One untimed call whose result is thrown away: lazy initialisation is not charged to the first case.
+
+        Returns the outcome when the call ran out of time even with the allowance: the first call, which it is,
+        cannot finish within its limit in a fresh worker either, so judging it again would only burn that time
+        limit a second time (an endless loop cost three limits before its first verdict).
+        """
         self.warmed = True
         self._next_id += 1
         allowance = Budget(budget.cpu_s + WARM_UP_ALLOWANCE_S, budget.wall_s + WARM_UP_ALLOWANCE_S, self.memory_bytes)
         outcome = self.worker.request(self._call_message(0, 0), allowance)
+        if outcome.ended in ("cpu", "wall"):
+            self._drop_worker()
+            return outcome
         if outcome.ended or self.worker.leftover():
             self._drop_worker()  # the case itself will show what is wrong, in a fresh worker
             self._start()
+        return None
 
     def call(self, case_index: int, call_index: int, limits: CaseLimits, expected: Any, item: str) -> CallResult:
         """Judge one call; a call that finishes just over its CPU limit is re-run once in a fresh worker."""
