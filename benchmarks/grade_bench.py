@@ -131,6 +131,7 @@ def main() -> None:
         share = max(2, round(sample_size * len(paths) / len(everything)))
         sample[category] = paths if not opts.loop_sample else rng.sample(paths, min(len(paths), share))
     loop_wall: dict[str, list[float]] = defaultdict(list)
+    loop_computes: dict[str, list[float]] = defaultdict(list)
     loop_cpu = loop_compute = 0.0
     mismatches = []
     for category, paths in sample.items():
@@ -138,6 +139,7 @@ def main() -> None:
             wall, cpu, run = timed([*judge, "submit", opts.slug, str(path), "--format", "json"])
             report = json.loads(run.stdout)
             loop_wall[category].append(wall)
+            loop_computes[category].append(compute_s(report))
             loop_cpu, loop_compute = loop_cpu + cpu, loop_compute + compute_s(report)
             if report["verdict"] != graded[path.stem]["verdict"]:
                 mismatches.append(f"{path.name}: submit {report['verdict']}, grade {graded[path.stem]['verdict']}")
@@ -169,13 +171,15 @@ def main() -> None:
     ]
     for label, ours, theirs in rows:
         print(f"  {label:44s} {ours:38s} {theirs}")
-    print("per category, inside judge grade (per-submission wall in its slot, and solutions' compute):")
+    print("per category, mean per submission: wall (grade: in its slot) and solutions' compute")
     for category, paths in files.items():
         walls = [graded[p.stem]["execution_time"] for p in paths]
         computes = [compute_s(graded[p.stem]) for p in paths]
         loop_mean = sum(loop_wall[category]) / len(loop_wall[category])
-        print(f"  {category:14s} n={len(paths):3d}  grade {sum(walls) / len(walls) * 1000:7.0f} ms"
-              f"  compute {sum(computes) / len(computes) * 1000:6.0f} ms  submit loop {loop_mean * 1000:7.0f} ms")
+        loop_compute_mean = sum(loop_computes[category]) / len(loop_computes[category])
+        print(f"  {category:14s} n={len(paths):3d}  grade {sum(walls) / len(walls) * 1000:6.0f} ms"
+              f" (compute {sum(computes) / len(computes) * 1000:5.0f} ms)"
+              f"   submit {loop_mean * 1000:6.0f} ms (compute {loop_compute_mean * 1000:5.0f} ms)")
     print(f"verdicts: grade and submit agree on {judged - len(mismatches)} of {judged} sampled files"
           + "".join(f"\n  MISMATCH {m}" for m in mismatches))
     if opts.keep:

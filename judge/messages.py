@@ -38,6 +38,7 @@ CATALOGUE: dict[str, str] = {
     "merge_incomplete": "{path}: the result of student '{student}' is missing; run that shard's 'judge grade' again to finish it",
     # internal (exit 3)
     "worker_start_failed": "the judge could not start its worker process ({reason})",
+    "warm_worker_died": "the judge's warm worker process ended while this submission was judged; it is judged again on the next run",
     "build_drift": "case {case}: the objects built on this machine differ from the ones the expected values were computed on (checksum mismatch); the judge cannot give a fair verdict here -- report this with 'torch {torch}'",
     "reference_failed": "the reference solution failed on case {case}: {reason}",
     "internal": "internal error: {reason}",

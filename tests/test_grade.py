@@ -267,3 +267,19 @@ def test_bad_input_is_one_line_and_exit_2(toy_root, tmp_path, args, message):
     result = run_judge(args, toy_root)
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
+
+
+ZYGOTE_KILLER = _patched("""
+import os, signal
+os.kill(os.getppid(), signal.SIGKILL)
+""")
+
+
+def test_a_submission_that_kills_the_warm_worker_is_not_blamed_and_stops_nothing(toy_root, tmp_path):
+    submissions = _write(tmp_path / "submissions", {"a-killer.py": ZYGOTE_KILLER, "b-fine.py": REFERENCE_SOURCE})
+    out = tmp_path / "out"
+    result = run_judge(["grade", SLUG, str(submissions), "--out", str(out), "--jobs", "1"], toy_root)
+    assert result.returncode == 3 and "internal_error" in result.stderr
+    results = _results(out)
+    assert results["a-killer"]["verdict"] == "internal_error"  # retried on the next run, never a verdict
+    assert results["b-fine"]["verdict"] == "accepted"  # a new warm worker took over

@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
+from judge import messages
 from judge.errors import JudgeError
 from judge.grading.discover import Loaded
 from judge.grading.progress import Progress
@@ -57,6 +58,9 @@ class _Slot(threading.Thread):
                     self.zygote = Zygote()
                     judge = Judge(self.plan, self.zygote.launch)
                 report = _judge_one(judge, item)
+                if not self.zygote.alive:  # its workers died with it: what they did last is not the submission's
+                    report = failure_report(self.plan.problem, item.submission.path, self.plan.mode,
+                                            self.plan.device, messages.say("warm_worker_died"))
                 if self.stop.is_set():
                     return
                 self.save(item, report)

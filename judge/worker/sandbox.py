@@ -86,7 +86,7 @@ def _die_with_parent() -> None:
 
 
 def start_zygote(control_fd: int) -> Started:
-    """Start the warm process that forks workers (:mod:`judge.worker.zygote`) with a worker's environment.
+    """Start the warm process that forks workers (:mod:`judge.worker.zygote`).
 
     No submission code runs in it, so it gets the worker's environment, session and death with the judge but
     no resource limits; every worker it forks confines itself with :func:`confine_forked_worker`.
