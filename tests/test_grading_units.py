@@ -37,6 +37,7 @@ def test_discover_finds_every_student_and_the_file_to_judge(tmp_path):
     assert "2 .py files" in found["eli"].problem and "a.py, b.py" in found["eli"].problem
     assert "no .py file" in found["fay"].problem
     assert "not Python source" in load(found["bo.txt"]).problem
+    assert "fay" not in {s.student for s in discover(root, "toy", skip=root / "fay")}  # e.g. --out inside it
 
 
 @pytest.mark.parametrize("files, key", [({"x.py": "", "x/solution.py": ""}, "duplicate_student"),

@@ -68,15 +68,16 @@ def _in_folder(folder: Path, slug: str) -> Submission:
                                                         names=names))
 
 
-def discover(root: Path, slug: str) -> list[Submission]:
-    """Every submission in ``root``, sorted by student id."""
+def discover(root: Path, slug: str, skip: Path | None = None) -> list[Submission]:
+    """Every submission in ``root``, sorted by student id; ``skip`` is not one (the output folder, when an
+    instructor puts it inside the submissions folder)."""
     if not root.exists():
         raise BadInput("submissions_missing", path=root)
     if not root.is_dir():
         raise BadInput("submissions_not_dir", path=root)
     found: dict[str, Submission] = {}
     for entry in sorted(root.iterdir()):
-        if _hidden(entry.name):
+        if _hidden(entry.name) or skip is not None and entry.resolve() == skip.resolve():
             continue
         if entry.is_dir():
             submission = _in_folder(entry, slug)

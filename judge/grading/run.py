@@ -44,7 +44,7 @@ class Interrupted(KeyboardInterrupt):
 def grade_folder(problem: Problem, submissions: Path, out: Path, *, jobs: int, device: str, shard: Shard | None,
                  progress: Progress) -> Graded:
     started = time.monotonic()
-    found = [s for s in discover(submissions, problem.slug) if shard is None or shard.holds(s.student)]
+    found = [s for s in discover(submissions, problem.slug, skip=out) if shard is None or shard.holds(s.student)]
     store = Store(out)
     plan = make_plan(problem, "submit", device)
     key, run = judge_key(plan), uuid.uuid4().hex[:12]
