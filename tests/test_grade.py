@@ -50,10 +50,11 @@ def _write(folder: Path, files: dict[str, str]) -> Path:
 
 
 def _normalised(value):
-    """A report without what differs between two runs of the same submission: times, memory, tracebacks."""
+    """A report without what differs between two runs of the same submission: times, memory, tracebacks, and
+    which of the CPU or the wall clock ran out first (that depends on the machine's load)."""
     if isinstance(value, dict):
         if value.get("exc") in ("cpu", "wall", "memory", "CloseToLimit"):
-            value = {k: v for k, v in value.items() if k != "msg"}
+            value = {**value, "exc": "memory" if value["exc"] == "memory" else "time", "msg": None}
         return {k: _normalised(v) for k, v in value.items() if k not in VOLATILE}
     if isinstance(value, list):
         return [_normalised(v) for v in value]

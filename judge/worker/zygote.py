@@ -14,13 +14,14 @@ Control protocol on a Unix ``SOCK_SEQPACKET`` socket, one JSON object per packet
   when a worker ends. The worker is left a zombie, so its pid cannot be reused while the parent may still
   signal it, until the parent sends ``release`` (``pid``); a worker still running then is killed first.
 
-Why forking is safe here: with one thread (``OMP_NUM_THREADS=1``, ``torch.set_num_threads(1)``) the zygote only
-imports and builds one fixed case (:data:`WARM_OBJECTS`), so no OpenMP or MKL pool exists when it forks, and it
-never runs autograd's backward, whose first call arms fork handlers that break autograd in every child
-(pytorch wiki "Autograd and Fork"). It checks that it has one thread before every fork. It never holds a case
-of the problem, an expected value or a submission, so each child starts from the same state, and
-``gc.freeze()`` keeps the inherited heap shared instead of copied. When the parent's end of the socket closes,
-the zygote exits and its workers die with it (``PR_SET_PDEATHSIG``).
+Why forking is safe here: with one thread (``OMP_NUM_THREADS=1``, ``torch.set_num_threads(1)``) the zygote
+only imports and builds one fixed case (:func:`judge.worker.main.prepare`, as every fresh worker does), so no
+OpenMP or MKL pool exists when it forks, and it never runs autograd's backward, whose first call arms fork
+handlers that break autograd in every child (pytorch wiki "Autograd and Fork"). It checks that it has one
+thread before every fork. It never holds a case of the problem, an expected value or a submission, so each
+child starts from the same state, and ``gc.freeze()`` keeps the inherited heap shared instead of copied.
+When the parent's end of the socket closes, the zygote exits and its workers die with it
+(``PR_SET_PDEATHSIG``).
 """
 
 from __future__ import annotations
@@ -37,13 +38,6 @@ from pathlib import Path
 from typing import Any
 
 PACKET = 1 << 16
-WARM_OBJECTS = {
-    "model": {"kind": "mlp", "seed": 0, "layers": [
-        {"linear": [3, 2], "weight": {"init": "kaiming_normal"}, "bias": {"init": "normal"}}, {"act": "relu"},
-        {"linear": [2, 2]}, {"act": "tanh"}, {"linear": [2, 1], "weight": {"init": "xavier_uniform"}}]},
-    "x": {"kind": "tensor", "seed": 1, "shape": [4, 3], "init": "uniform"},
-}
-"""a fixed case whose building pulls in what torch imports lazily on its first operations (sympy among them)"""
 
 
 def _send(control: socket.socket, message: dict[str, Any]) -> None:
@@ -169,18 +163,14 @@ class Zygote:
 
 def main() -> None:
     control = socket.socket(fileno=int(sys.argv[1]))
-    import torch
+    from judge.worker import main as worker
+    from judge.worker import sandbox  # noqa: F401 -- imported by every child
 
-    import judge.worker.main  # noqa: F401 -- what every worker imports before any submission code
-    from judge.package.build import build_objects, checksum
-    import judge.worker.sandbox  # noqa: F401
-
+    worker.prepare()
     try:
         import numpy  # noqa: F401 -- imported by every worker when present (judge.worker.main)
     except ImportError:
         pass
-    torch.set_num_threads(1)
-    checksum(build_objects(WARM_OBJECTS))
     gc.collect()
     gc.freeze()  # a collection in a child would write to every object it inherited, copying the whole heap
     Zygote(control).serve()
