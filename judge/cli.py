@@ -7,17 +7,22 @@ input, 3 internal error.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from judge import __version__, messages
 from judge.errors import BadInput, JudgeError
 from judge.package.problem import find_problem
 from judge.report.render import FORMATS, render, use_color
 
+if TYPE_CHECKING:
+    from judge.grading.summary import ClassSummary
+
 EXIT_OK, EXIT_NOT_ACCEPTED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130
 
 
 class _Parser(argparse.ArgumentParser):
@@ -80,6 +85,47 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_submit(args: argparse.Namespace) -> int:
     return _judge(args, "submit")
+
+
+def _print_class(summary: ClassSummary, index: Path) -> None:
+    print(" · ".join(f"{verdict} {count}" for verdict, count in summary.verdicts.items()))
+    print(messages.say("grade_outputs", index=index))
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    from judge.grading.progress import Line, Silent
+    from judge.grading.run import Interrupted, grade_folder
+    from judge.grading.shard import Shard
+
+    if args.jobs is not None and args.jobs < 1:
+        raise BadInput("bad_jobs", value=args.jobs)
+    problem = find_problem(args.slug)
+    shard = Shard.parse(args.shard) if args.shard else None
+    jobs = args.jobs or len(os.sched_getaffinity(0))
+    progress = Line(sys.stdout) if sys.stdout.isatty() else Silent()
+    try:
+        graded = grade_folder(problem, args.submissions, args.out, jobs=jobs, device=args.device, shard=shard,
+                              progress=progress)
+    except Interrupted as exc:
+        print(f"judge: {messages.say('grade_interrupted', saved=exc.saved, total=exc.total)}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    print(messages.say("grade_done", total=len(graded.summary.rows), slug=problem.slug, judged=graded.judged,
+                       reused=graded.reused, seconds=graded.seconds))
+    _print_class(graded.summary, graded.index)
+    failed = graded.summary.verdicts.get("internal_error", 0)
+    if failed:
+        print(f"judge: {messages.say('grade_internal', count=failed)}", file=sys.stderr)
+        return EXIT_INTERNAL
+    return EXIT_OK
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    from judge.grading.run import merge_folders
+
+    summary, index = merge_folders(args.folders, args.out)
+    print(messages.say("merge_done", total=len(summary.rows), folders=len(args.folders)))
+    _print_class(summary, index)
+    return EXIT_OK
 
 
 def cmd_statement(args: argparse.Namespace) -> int:
@@ -179,6 +225,19 @@ def _add_judging_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-color", action="store_true", help="no colours (also: set NO_COLOR)")
 
 
+def _add_grading_options(grade: argparse.ArgumentParser, merge: argparse.ArgumentParser) -> None:
+    grade.add_argument("slug", help="the problem, e.g. training-diagnostics")
+    grade.add_argument("submissions", type=Path,
+                       help="a folder of .py files, or of one folder per student (the student id is the name)")
+    grade.add_argument("--out", type=Path, required=True,
+                       help="where results go; re-running with the same folder judges only what is new or changed")
+    grade.add_argument("--jobs", type=int, help="submissions judged at once (default: one per core)")
+    grade.add_argument("--shard", metavar="K/N", help="judge only the K-th of N deterministic slices (for job arrays)")
+    grade.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where the workers run (default: cpu)")
+    merge.add_argument("folders", type=Path, nargs="+", help="the --out folders of 'judge grade' runs (e.g. shards)")
+    merge.add_argument("--out", type=Path, required=True, help="where the combined results and summary go")
+
+
 def parser() -> argparse.ArgumentParser:
     top = _Parser(prog="judge", description="Practise, grade and author PyTorch training-diagnostics problems.")
     top.add_argument("--version", action="version", version=f"judge {__version__}")
@@ -193,6 +252,8 @@ def parser() -> argparse.ArgumentParser:
         ("statement", cmd_statement, "render a problem statement"),
         ("gen", cmd_gen, "author: compute expected values with the reference and reject fragile cases"),
         ("verify", cmd_verify, "author: check problem packages and judge their declared submissions"),
+        ("grade", cmd_grade, "instructor: judge a folder of submissions in parallel, with per-student and class reports"),
+        ("merge", cmd_merge, "instructor: combine the outputs of 'judge grade --shard' runs into one class summary"),
     ]
     made: dict[str, argparse.ArgumentParser] = {}
     for name, handler, help_text in commands:
@@ -219,6 +280,7 @@ def parser() -> argparse.ArgumentParser:
                              help="compute the expectations of this device (cuda: float32 on the GPU, TF32 off)")
     made["verify"].add_argument("slugs", nargs="*", help="problems to verify (default: all)")
     made["verify"].add_argument("--no-submissions", action="store_true", help="skip judging declared submissions")
+    _add_grading_options(made["grade"], made["merge"])
     return top
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import platform
 from importlib import metadata
 from pathlib import Path
 
 
+@functools.lru_cache(maxsize=None)  # reads package metadata: milliseconds, once per report otherwise
 def torch_version() -> str:
     """Read from the installed distribution, so the judge's own process never imports torch."""
     try:

@@ -26,8 +26,23 @@ CATALOGUE: dict[str, str] = {
     "start_not_python": "{path}: give a path ending in .py, the kind of file 'judge run' judges",
     "start_unwritable": "cannot write the starter to {path} ({reason})",
     "history_unavailable": "cannot use the attempt history {path} ({reason}); set JUDGE_HOME to a folder you can write to",
+    "submissions_missing": "{path}: no such folder; give the folder that holds the submissions (.py files, or one folder per student)",
+    "submissions_not_dir": "{path} is a file; give the folder that holds the submissions (.py files, or one folder per student)",
+    "submissions_empty": "{path} holds no submissions: no .py file and no student folder",
+    "duplicate_student": "two submissions for student '{student}': {first} and {second}; keep one",
+    "bad_jobs": "--jobs wants a positive number of submissions to judge at once, not {value}",
+    "bad_shard": "--shard wants K/N with 1 <= K <= N, e.g. 2/8, not '{value}'",
+    "out_unwritable": "cannot write to {path} ({reason})",
+    "merge_not_graded": "{path} holds no summary.json: it is not the output of 'judge grade', or that run did not finish",
+    "merge_other_problem": "{path} grades '{slug}' but {first} grades '{other}'; merge the outputs of one problem",
+    "merge_other_split": "{path} is shard {shard} but {first} is shard {other}; merge the shards of one split",
+    "merge_duplicate_shard": "shard {shard} appears twice: {first} and {second}",
+    "merge_missing_shards": "shard {missing} of {count} is missing; merge every shard's output",
+    "merge_conflict": "student '{student}' is in both {first} and {second}",
+    "merge_incomplete": "{path}: the result of student '{student}' is missing; run that shard's 'judge grade' again to finish it",
     # internal (exit 3)
     "worker_start_failed": "the judge could not start its worker process ({reason})",
+    "warm_worker_died": "the judge's warm worker process ended while this submission was judged; it is judged again on the next run",
     "build_drift": "case {case}: the objects built on this machine differ from the ones the expected values were computed on (checksum mismatch); the judge cannot give a fair verdict here -- report this with 'torch {torch}'",
     "reference_failed": "the reference solution failed on case {case}: {reason}",
     "internal": "internal error: {reason}",
@@ -44,6 +59,15 @@ CATALOGUE: dict[str, str] = {
     "check_source_missing": "cannot find the source of class {name}: define it in a notebook cell or a .py file, or pass its source as a string",
     "check_not_a_class": "check() needs your Solution class or its source code as a string, not {kind}",
     "magic_usage": "usage: %%judge <problem> [--submit] at the top of a cell that defines class Solution",
+    # grading a class
+    "grade_no_python_file": "no .py file in the student's folder",
+    "grade_several_python_files": "{count} .py files in the student's folder ({names}); keep one, or name the submission solution.py",
+    "grade_progress": "{done}/{total} judged · {counts} · {elapsed} elapsed · ETA {eta}",
+    "grade_done": "{total} submissions of {slug}: {judged} judged now, {reused} unchanged since an earlier run ({seconds:.1f} s)",
+    "grade_outputs": "class report: {index} (also summary.csv, summary.json, junit.xml; one folder per student)",
+    "grade_interrupted": "interrupted: {saved} of {total} submissions are judged and saved; run the same command again to judge the rest",
+    "grade_internal": "the judge failed on {count} submission(s) (verdict internal_error, not the students' fault); see their reports",
+    "merge_done": "{total} students from {folders} folders",
     # authoring
     "gen_rejected": "{case}: rejected as fragile: {reason}",
     "verify_mismatch": "{case}: {field}: stored {stored}, recomputed {got}",
@@ -53,6 +77,11 @@ CATALOGUE: dict[str, str] = {
 
 LIST_COLUMNS = ("status", "problem", "title", "difficulty", "tries", "tags")
 HISTORY_COLUMNS = ("when", "problem", "mode", "verdict", "passed", "cpu time", "code")
+VERDICT_ABBREVIATIONS: dict[str, str] = {
+    "accepted": "AC", "wrong_answer": "WA", "time_limit_exceeded": "TLE", "memory_limit_exceeded": "MLE",
+    "runtime_error": "RE", "compile_error": "CE", "output_format_error": "OFE", "internal_error": "IE",
+}
+"""for the progress line, where the full names do not fit"""
 
 
 def say(key: str, **fields: Any) -> str:

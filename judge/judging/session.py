@@ -18,7 +18,8 @@ from judge.judging.compare import Comparison, compare
 from judge.judging.verdict import Verdict, from_ending, from_error
 from judge.machine import torch_version
 from judge.package.cases import Case
-from judge.worker.runner import Budget, Outcome, Worker
+from judge.worker import sandbox
+from judge.worker.runner import Budget, Launch, Outcome, Worker
 
 RESOURCE_FAILURES_BEFORE_STOP = 2
 SETUP_WALL_S = 120.0
@@ -27,6 +28,10 @@ IMPORT_WALL_S = 30.0
 """importing the submission: an import that hangs is a compile error, not a time-limit verdict"""
 CLOSE_TO_LIMIT = 1.1
 """a call may run to this multiple of its CPU limit; one that finishes above the limit is re-run once"""
+WARM_UP_ALLOWANCE_S = 1.0
+"""CPU and wall seconds the untimed warm-up call may take beyond the first call's own limits (lazy
+initialisation). More only means the warm-up failed, which costs a fresh worker, never a verdict; without a
+bound an endless loop burned 30 s of CPU here before its first case was even judged."""
 
 
 @dataclass(frozen=True)
@@ -81,23 +86,26 @@ def _protocol_violation(detail: str) -> dict[str, Any]:
 class Session:
     """One submission, one worker at a time."""
 
-    def __init__(self, submission: Path, cases: list[Case], methods: list[str], device: str, memory_bytes: int):
+    def __init__(self, submission: Path, cases: list[Case], methods: list[str], device: str, memory_bytes: int,
+                 launch: Launch = sandbox.start, verified: bool = False):
         self.submission = submission
+        self.launch = launch
         self.cases = cases
         self.device, self.methods = device, methods
         self.memory_bytes = memory_bytes
         self.worker: Worker | None = None
         self.failed_start: tuple[Verdict, dict[str, Any]] | None = None
         self.warmed = False
-        self.verified = False
-        """whether a worker has shown that it builds every case bit-identically (checked once per session)"""
+        self.verified = verified
+        """whether a worker has shown that it builds every case bit-identically (checked once per session, or
+        once for every worker ``launch`` starts from the same image)"""
         self.level = "L0"
         self._next_id = 0
 
     # -- worker life cycle -------------------------------------------------------------------------------------
     def _start(self) -> None:
         """Start a worker, or record in ``failed_start`` why no worker can judge this submission."""
-        worker = Worker(self.submission, self.memory_bytes)
+        worker = Worker(self.submission, self.memory_bytes, self.launch)
         worker.start()
         self.level = worker.level
         setup_budget = Budget(cpu_s=4 * SETUP_WALL_S, wall_s=SETUP_WALL_S, memory_bytes=self.memory_bytes)
@@ -138,7 +146,9 @@ class Session:
         if self.worker is None and self.failed_start is None:
             self._start()
             if self.worker and not self.warmed:
-                self._warm_up()
+                timed_out = self._warm_up(budget)
+                if timed_out and (case_index, call_index) == (0, 0):
+                    return timed_out
         if self.worker is None:
             return None
         self._next_id += 1
@@ -147,14 +157,24 @@ class Session:
     def _call_message(self, case_index: int, call_index: int) -> dict[str, Any]:
         return {"type": "call", "id": self._next_id, "case": self.cases[case_index].spec(), "call": call_index}
 
-    def _warm_up(self) -> None:
-        """One untimed call whose result is thrown away: lazy initialisation is not charged to the first case."""
+    def _warm_up(self, budget: Budget) -> Outcome | None:
+        """One untimed call whose result is thrown away: lazy initialisation is not charged to the first case.
+
+        Returns the outcome when the call ran out of time even with the allowance: the first call, which it is,
+        cannot finish within its limit in a fresh worker either, so judging it again would only burn that time
+        limit a second time (an endless loop cost three limits before its first verdict).
+        """
         self.warmed = True
         self._next_id += 1
-        outcome = self.worker.request(self._call_message(0, 0), Budget(cpu_s=30.0, wall_s=30.0, memory_bytes=self.memory_bytes))
+        allowance = Budget(budget.cpu_s + WARM_UP_ALLOWANCE_S, budget.wall_s + WARM_UP_ALLOWANCE_S, self.memory_bytes)
+        outcome = self.worker.request(self._call_message(0, 0), allowance)
+        if outcome.ended in ("cpu", "wall"):
+            self._drop_worker()
+            return outcome
         if outcome.ended or self.worker.leftover():
             self._drop_worker()  # the case itself will show what is wrong, in a fresh worker
             self._start()
+        return None
 
     def call(self, case_index: int, call_index: int, limits: CaseLimits, expected: Any, item: str) -> CallResult:
         """Judge one call; a call that finishes just over its CPU limit is re-run once in a fresh worker."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from typing import Any
@@ -22,6 +23,7 @@ def _number(value: Any) -> str:
     return json.dumps(value) if not isinstance(value, str) else value
 
 
+@functools.lru_cache(maxsize=None)  # templates compile once per process: grading renders hundreds of reports
 def environment(color: bool) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("judge.report", "templates"),

@@ -1,6 +1,8 @@
 """The worker: the only process that runs submission code. Started by :mod:`judge.worker.sandbox`.
 
-Usage: ``python -I -m judge.worker.main REQUEST_FD RESPONSE_FD SOLUTION_PATH``
+Usage: ``python -I -m judge.worker.main REQUEST_FD RESPONSE_FD SOLUTION_PATH``. A worker forked from a warm
+process (:mod:`judge.worker.zygote`), which ran :func:`prepare` once for all its workers, runs the same
+protocol through :func:`serve`.
 
 Protocol, one JSON object per line on dedicated pipes (never stdout, never pickle):
 
@@ -26,6 +28,13 @@ from typing import Any, BinaryIO
 
 ENCODE_DEPTH = 32
 MESSAGE_CHARS = 2000
+WARM_OBJECTS = {
+    "model": {"kind": "mlp", "seed": 0, "layers": [
+        {"linear": [3, 2], "weight": {"init": "kaiming_normal"}, "bias": {"init": "normal"}}, {"act": "relu"},
+        {"linear": [2, 2]}, {"act": "tanh"}, {"linear": [2, 1], "weight": {"init": "xavier_uniform"}}]},
+    "x": {"kind": "tensor", "seed": 1, "shape": [4, 3], "init": "uniform"},
+}
+"""a fixed case, built by :func:`prepare`"""
 
 
 def _send(out: BinaryIO, message: dict[str, Any]) -> None:
@@ -104,9 +113,8 @@ def _import_solution(path: str, methods: list[str]) -> Any:
     return cls()
 
 
-def main() -> None:
-    request_fd, response_fd, solution = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    requests, out = os.fdopen(request_fd, "rb"), os.fdopen(response_fd, "wb")
+def serve(requests: BinaryIO, out: BinaryIO, solution: str) -> None:
+    """The protocol above, from ``setup`` until the parent closes the request pipe."""
     import torch
 
     from judge.package.build import checksum, resolve_args
@@ -140,6 +148,24 @@ def main() -> None:
             reply = {"type": "error", **_error(exc)}
         del request, call
         _send(out, {"id": reply_id, **reply})
+
+
+def prepare() -> None:
+    """Before any request: import torch with one thread and build a fixed case, which pulls in what torch
+    imports lazily on its first operations (sympy among it, ~0.3 s). A worker that replaces a crashed one is
+    not warmed up again, so without this its first timed call paid for those imports."""
+    import torch
+
+    from judge.package.build import build_objects, checksum
+
+    torch.set_num_threads(1)
+    checksum(build_objects(WARM_OBJECTS))
+
+
+def main() -> None:
+    request_fd, response_fd, solution = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    prepare()
+    serve(os.fdopen(request_fd, "rb"), os.fdopen(response_fd, "wb"), solution)
 
 
 if __name__ == "__main__":

@@ -14,13 +14,17 @@ import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from judge.worker import procfs, sandbox
 
 POLL_S = 0.005
 RESPONSE_CAP = 1 << 20
 OUTPUT_CAP = 64 << 10
+
+Launch = Callable[[Path, tuple[int, int], int, int], sandbox.Started]
+"""starts a confined worker, like :func:`judge.worker.sandbox.start` (a fresh interpreter) or
+:meth:`judge.worker.forkserver.Zygote.launch` (a fork of a warm one)"""
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,7 @@ class Outcome:
 class Worker:
     submission: Path
     memory_bytes: int
+    launch: Launch = sandbox.start
     started: sandbox.Started | None = None
     _request_w: int = -1
     _response_r: int = -1
@@ -72,7 +77,7 @@ class Worker:
         self._response_r, response_w = os.pipe()
         self._output_r, output_w = os.pipe()
         try:
-            self.started = sandbox.start(self.submission, (request_r, response_w), output_w, self.memory_bytes)
+            self.started = self.launch(self.submission, (request_r, response_w), output_w, self.memory_bytes)
         finally:
             for fd in (request_r, response_w, output_w):
                 os.close(fd)
@@ -96,14 +101,15 @@ class Worker:
     def request(self, message: dict[str, Any], budget: Budget) -> Outcome:
         """Send one request and wait for one response line within ``budget``."""
         procfs.reset_peak(self.pid)
-        before = procfs.usage(self.pid).cpu_s
+        before = procfs.usage(self.pid)
         self.send(message)
-        return self.receive(budget, cpu_start=before)
+        return self.receive(budget, cpu_start=before.cpu_s, usage=before)
 
-    def receive(self, budget: Budget, cpu_start: float = 0.0) -> Outcome:
+    def receive(self, budget: Budget, cpu_start: float = 0.0, usage: procfs.Usage | None = None) -> Outcome:
+        """Wait for one response line; ``usage`` is a sample just taken (the first one costs a /proc walk)."""
         start = time.monotonic()
         outcome = Outcome()
-        usage = procfs.usage(self.pid)
+        usage = usage or procfs.usage(self.pid)
         while True:
             outcome.wall_s = time.monotonic() - start
             outcome.cpu_s = max(usage.cpu_s - cpu_start, 0.0)

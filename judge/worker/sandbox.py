@@ -80,3 +80,49 @@ def start(submission: Path, fds: tuple[int, int], output_fd: int, memory_bytes: 
         cwd=scratch, env=_environment(scratch), start_new_session=True, preexec_fn=_limits(memory_bytes),
     )
     return Started(process, scratch, level())
+
+
+def _die_with_parent() -> None:
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def start_zygote(control_fd: int) -> Started:
+    """Start the warm process that forks workers (:mod:`judge.worker.zygote`).
+
+    No submission code runs in it, so it gets the worker's environment, session and death with the judge but
+    no resource limits; every worker it forks confines itself with :func:`confine_forked_worker`.
+    """
+    scratch = Path(tempfile.mkdtemp(prefix="judge-zygote-"))
+    argv = [sys.executable, "-I", "-m", "judge.worker.zygote", str(control_fd)]
+    process = subprocess.Popen(
+        argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, pass_fds=(control_fd,),
+        cwd=scratch, env=_environment(scratch), start_new_session=True, preexec_fn=_die_with_parent,
+    )
+    return Started(process, scratch, level())
+
+
+def confine_forked_worker(scratch: Path, memory_bytes: int, output_fd: int, keep_fds: tuple[int, ...],
+                          parent: int) -> None:
+    """Confine a worker just forked from the zygote, before any submission code runs in it.
+
+    The same level as :func:`start`: a new session, the limits of ``_limits`` (death with ``parent`` included),
+    stdin from ``/dev/null``, stdout and stderr to ``output_fd``, no open descriptor but ``keep_fds`` (the
+    zygote's control socket above all), the scratch directory as working directory and the worker environment
+    (the zygote was started with it, so the interpreter's own additions, such as ``LC_CTYPE``, are kept too).
+    """
+    os.setsid()
+    _limits(memory_bytes)()
+    if os.getppid() != parent:  # the zygote died before the death signal was armed
+        os._exit(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(output_fd, 1)
+    os.dup2(output_fd, 2)
+    for fd in {int(name) for name in os.listdir("/proc/self/fd")} - {0, 1, 2, *keep_fds}:
+        try:
+            os.close(fd)
+        except OSError:  # the listing's own descriptor, already closed
+            pass
+    os.chdir(scratch)
+    os.environ.update(_environment(scratch))  # the zygote's own environment is a worker's: only paths change
+    tempfile.tempdir = None  # tempfile follows the new TMPDIR

@@ -1,0 +1,106 @@
+"""Which student submitted what: the submissions in a folder, and their bytes.
+
+The folder holds ``.py`` files (the student id is the file name without ``.py``), one folder per student (the id
+is the folder's name), or both. A student folder's submission is its only ``.py`` file, searched at any depth,
+or, when it holds several, the one named ``solution.py`` or ``<slug>.py`` nearest the top. Any other file is a
+submission too (its id is its full name), judged as not Python. Nothing is skipped silently: a submission that
+cannot be judged gets a compile error with the reason. Only names starting with ``.`` or ``__`` (``.DS_Store``,
+``__MACOSX``, ``__pycache__``) are not submissions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge import messages
+from judge.errors import BadInput
+from judge.judging.submission import read_submission
+
+
+@dataclass(frozen=True)
+class Submission:
+    student: str
+    """the file's name without ``.py``, or the student folder's name"""
+    path: Path
+    """the file to judge; the student's folder itself when it holds no single candidate"""
+    problem: str | None = None
+    """why no file in the student's folder can be judged, else None"""
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A submission with its bytes, read once: they are hashed, then judged."""
+
+    submission: Submission
+    data: bytes
+    """the file's bytes; empty when it cannot be read"""
+    problem: str | None
+    """why it cannot be judged (unreadable, not Python, no single file), else None"""
+
+    @property
+    def content_sha256(self) -> str:
+        """What the verdict depends on besides the problem: the file's name and bytes, or what a student folder
+        holds when no file in it can be judged. Never the folder the class sits in, which may move."""
+        h = hashlib.sha256()
+        for part in (self.submission.path.name.encode(), (self.submission.problem or "").encode(), self.data):
+            h.update(len(part).to_bytes(8, "big") + part)
+        return h.hexdigest()
+
+
+def _hidden(name: str) -> bool:
+    return name.startswith((".", "__"))
+
+
+def _in_folder(folder: Path, slug: str) -> Submission:
+    found = [p for p in folder.rglob("*.py") if not any(_hidden(part) for part in p.relative_to(folder).parts)]
+    candidates = sorted(found, key=lambda p: (len(p.relative_to(folder).parts), str(p)))
+    if len(candidates) == 1:
+        return Submission(folder.name, candidates[0])
+    named = [p for p in candidates if p.name in ("solution.py", f"{slug}.py")]
+    if named:
+        return Submission(folder.name, named[0])
+    if not candidates:
+        return Submission(folder.name, folder, messages.say("grade_no_python_file"))
+    names = ", ".join(str(p.relative_to(folder)) for p in candidates[:5]) + (", …" if len(candidates) > 5 else "")
+    return Submission(folder.name, folder, messages.say("grade_several_python_files", count=len(candidates),
+                                                        names=names))
+
+
+def discover(root: Path, slug: str, skip: Path | None = None) -> list[Submission]:
+    """Every submission in ``root``, sorted by student id; ``skip`` is not one (the output folder, when an
+    instructor puts it inside the submissions folder)."""
+    if not root.exists():
+        raise BadInput("submissions_missing", path=root)
+    if not root.is_dir():
+        raise BadInput("submissions_not_dir", path=root)
+    found: dict[str, Submission] = {}
+    for entry in sorted(root.iterdir()):
+        if _hidden(entry.name) or skip is not None and entry.resolve() == skip.resolve():
+            continue
+        if entry.is_dir():
+            submission = _in_folder(entry, slug)
+        else:
+            submission = Submission(entry.stem if entry.suffix == ".py" else entry.name, entry)
+        if submission.student in found:
+            raise BadInput("duplicate_student", student=submission.student, first=found[submission.student].path,
+                           second=entry)
+        found[submission.student] = submission
+    if not found:
+        raise BadInput("submissions_empty", path=root)
+    return sorted(found.values(), key=lambda s: s.student)
+
+
+def load(submission: Submission) -> Loaded:
+    """Read a submission, recording (never raising) why it cannot be judged."""
+    if submission.problem:
+        return Loaded(submission, b"", submission.problem)
+    try:
+        return Loaded(submission, read_submission(submission.path), None)
+    except BadInput as exc:
+        try:
+            data = submission.path.read_bytes()
+        except OSError:
+            data = b""
+        return Loaded(submission, data, str(exc))

@@ -1,0 +1,122 @@
+"""The flows of ``judge grade`` (a folder of submissions) and ``judge merge`` (the outputs of its shards)."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from judge.errors import BadInput
+from judge.grading.discover import Loaded, discover, load
+from judge.grading.progress import Progress
+from judge.grading.render import write_outputs
+from judge.grading.schedule import run_slots
+from judge.grading.shard import Shard
+from judge.grading.store import Store, judge_key, with_grading
+from judge.grading.summary import ClassSummary, summarise
+from judge.judging.submission import make_plan
+from judge.package.problem import Problem
+
+
+@dataclass(frozen=True)
+class Graded:
+    summary: ClassSummary
+    index: Path
+    """the overview page"""
+    judged: int
+    """submissions judged by this run"""
+    reused: int
+    """submissions whose stored result still held"""
+    seconds: float
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during grading, with how much is saved (a re-run judges the rest)."""
+
+    def __init__(self, saved: int, total: int):
+        super().__init__()
+        self.saved, self.total = saved, total
+
+
+def grade_folder(problem: Problem, submissions: Path, out: Path, *, jobs: int, device: str, shard: Shard | None,
+                 progress: Progress) -> Graded:
+    started = time.monotonic()
+    found = [s for s in discover(submissions, problem.slug, skip=out) if shard is None or shard.holds(s.student)]
+    store = Store(out)
+    plan = make_plan(problem, "submit", device)
+    key, run = judge_key(plan), uuid.uuid4().hex[:12]
+    loaded = [load(s) for s in found]
+    todo = [item for item in loaded if store.current(item, key) is None]
+    saved = 0
+
+    def save(item: Loaded, report: dict[str, Any]) -> None:
+        nonlocal saved
+        store.save(with_grading(report, item, key, run))
+        saved += 1
+
+    try:
+        run_slots(plan, todo, jobs, save, progress)
+    except KeyboardInterrupt:
+        raise Interrupted(len(loaded) - len(todo) + saved, len(loaded)) from None
+    reports = [store.load(s.student) for s in found]
+    summary = summarise(problem.slug, problem.title, str(shard) if shard else None, reports)
+    return Graded(summary, write_outputs(out, summary, reports), len(todo), len(loaded) - len(todo),
+                  time.monotonic() - started)
+
+
+def _graded_folder(folder: Path) -> dict[str, Any]:
+    try:
+        meta = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise BadInput("merge_not_graded", path=folder) from None
+    if not isinstance(meta, dict) or not {"problem", "shard", "students"} <= meta.keys():
+        raise BadInput("merge_not_graded", path=folder)
+    return meta
+
+
+def _check_shards(parts: list[tuple[Path, dict[str, Any]]]) -> None:
+    """Shards of one split, each once and none missing; folders that are not shards are whole classes."""
+    first, meta = parts[0]
+    seen: dict[int, Path] = {}
+    for folder, part in parts:
+        if part["problem"]["slug"] != meta["problem"]["slug"]:
+            raise BadInput("merge_other_problem", path=folder, slug=part["problem"]["slug"], first=first,
+                           other=meta["problem"]["slug"])
+        shard, other = (Shard.parse(s) if s else None for s in (part["shard"], meta["shard"]))
+        if (shard is None) != (other is None) or shard and shard.count != other.count:
+            raise BadInput("merge_other_split", path=folder, shard=part["shard"] or "-", first=first,
+                           other=meta["shard"] or "-")
+        if shard and shard.index in seen:
+            raise BadInput("merge_duplicate_shard", shard=shard, first=seen[shard.index], second=folder)
+        if shard:
+            seen[shard.index] = folder
+    count = Shard.parse(meta["shard"]).count if meta["shard"] else 0
+    missing = [k for k in range(1, count + 1) if k not in seen]
+    if missing:
+        raise BadInput("merge_missing_shards", missing=missing[0], count=count)
+
+
+def merge_folders(folders: list[Path], out: Path) -> tuple[ClassSummary, Path]:
+    """One class summary from the outputs of several ``judge grade`` runs (shards, or separate groups)."""
+    parts = [(folder, _graded_folder(folder)) for folder in folders]
+    _check_shards(parts)
+    store, owner, reports = Store(out), {}, []
+    for folder, meta in parts:
+        source = Store(folder)
+        for row in meta["students"]:
+            student = row["student"]
+            if student in owner:
+                raise BadInput("merge_conflict", student=student, first=owner[student], second=folder)
+            owner[student] = folder
+            report = source.load(student)
+            if report is None:
+                raise BadInput("merge_incomplete", path=folder, student=student)
+            if source.folder(student).resolve() != store.folder(student).resolve():
+                store.save(report)
+            reports.append(report)
+    problem = parts[0][1]["problem"]
+    summary = summarise(problem["slug"], problem["title"], None, reports)
+    return summary, write_outputs(out, summary, reports)

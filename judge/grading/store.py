@@ -1,0 +1,118 @@
+"""Stored results: ``<out>/students/<student>/results.json``, one per student, each written atomically.
+
+A result is *current* for a submission when its ``grading`` block names the same ``content_sha256`` and
+``judge_key``; anything else (missing, unreadable, changed, or a verdict of ``internal_error``, which is the
+judge's failure, not an answer) is judged again. Writes go to a hidden temporary file in the same folder, are
+flushed to disk, then renamed over the old file, so after a crash (SIGKILL, power loss) a result is either the
+old one or the new one, never half of each.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import socket
+import threading
+from pathlib import Path
+from typing import Any
+
+from judge import __version__
+from judge.errors import BadInput
+from judge.grading.discover import Loaded
+from judge.judging.submission import Plan
+
+STUDENTS = "students"
+RESULTS = "results.json"
+
+
+def judge_key(plan: Plan) -> str:
+    """What a verdict depends on besides the submission: the judge's version, the device, and the problem's
+    methods, limits, cases and expected values. The calibrated time limits are left out on purpose: they
+    depend on the machine, and a verdict given on one machine is not redone because another one is used."""
+    h = hashlib.sha256()
+    problem = {"version": __version__, "mode": plan.mode, "device": plan.device, "methods": plan.problem.methods,
+               "limits": plan.problem.meta["limits"]}
+    h.update(json.dumps(problem, sort_keys=True).encode())
+    for case, expected in zip(plan.cases, plan.expected):
+        h.update(json.dumps([case.id, case.spec(), expected], sort_keys=True).encode())
+    return h.hexdigest()[:20]
+
+
+def with_grading(report: dict[str, Any], loaded: Loaded, key: str, run: str) -> dict[str, Any]:
+    """The report to store: the judge's report plus where it came from and when."""
+    return {**report, "grading": {
+        "student": loaded.submission.student,
+        "source": str(loaded.submission.path),
+        "content_sha256": loaded.content_sha256,
+        "judge_key": key,
+        "run": run,
+        "judged_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    }}
+
+
+def _temporary(path: Path) -> Path:
+    return path.with_name(f".{path.name}~{socket.gethostname()}~{os.getpid()}~{threading.get_ident()}.tmp")
+
+
+def atomic_write(path: Path, text: str, durable: bool = True) -> None:
+    """Replace ``path`` with ``text`` in one step; ``durable`` also waits until both are on disk (results are;
+    files rebuilt from them on every run need not be)."""
+    tmp = _temporary(path)
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        if durable:
+            f.flush()
+            os.fsync(f.fileno())
+    os.replace(tmp, path)
+    if durable:
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)  # the rename itself survives a power loss
+        finally:
+            os.close(folder)
+
+
+def _orphaned(tmp: Path) -> bool:
+    """A temporary file left by a judge on this machine that no longer runs (killed mid-write)."""
+    parts = tmp.name.removesuffix(".tmp").split("~")
+    if len(parts) != 4 or parts[1] != socket.gethostname() or not parts[2].isdigit():
+        return False
+    return not Path(f"/proc/{parts[2]}").exists()
+
+
+class Store:
+    def __init__(self, root: Path):
+        self.root = root
+        try:
+            (root / STUDENTS).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BadInput("out_unwritable", path=root, reason=exc.strerror) from None
+        for tmp in (root / STUDENTS).glob(f"*/.{RESULTS}~*.tmp"):
+            if _orphaned(tmp):
+                tmp.unlink(missing_ok=True)
+
+    def folder(self, student: str) -> Path:
+        return self.root / STUDENTS / student
+
+    def load(self, student: str) -> dict[str, Any] | None:
+        try:
+            stored = json.loads((self.folder(student) / RESULTS).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return stored if isinstance(stored, dict) and isinstance(stored.get("grading"), dict) else None
+
+    def current(self, loaded: Loaded, key: str) -> dict[str, Any] | None:
+        """The stored result if it still holds for this submission, else None (judge it)."""
+        stored = self.load(loaded.submission.student)
+        if stored is None or stored.get("verdict") == "internal_error":
+            return None
+        grading = stored["grading"]
+        return stored if grading.get("content_sha256") == loaded.content_sha256 and grading.get(
+            "judge_key") == key else None
+
+    def save(self, report: dict[str, Any]) -> None:
+        folder = self.folder(report["grading"]["student"])
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write(folder / RESULTS, json.dumps(report, indent=1, allow_nan=False) + "\n")

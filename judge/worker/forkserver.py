@@ -1,0 +1,157 @@
+"""The parent's side of a warm worker: start a zygote (:mod:`judge.worker.zygote`) and have it fork workers.
+
+:meth:`Zygote.launch` has the signature of :func:`judge.worker.sandbox.start`, so a
+:class:`judge.worker.runner.Worker` drives a forked worker exactly as it drives a fresh one: same pipes, same
+protocol, and time, memory and killing by pid through ``/proc``. The forked worker is the zygote's child, not
+ours, so :class:`ForkedProcess` stands in for ``subprocess.Popen``: the zygote reaps the worker and reports its
+exit status, and keeps it a zombie until :meth:`ForkedProcess.release`, so the pid we signal is never reused.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from judge.errors import InternalError
+from judge.worker import sandbox
+
+START_S = 120.0
+"""how long the zygote may take to import torch"""
+REPLY_S = 30.0
+PACKET = 1 << 16
+
+
+class Zygote:
+    """One warm process, used by one thread at a time (one job slot)."""
+
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            self.started = sandbox.start_zygote(theirs.fileno())
+        except OSError as exc:
+            ours.close()
+            raise InternalError("worker_start_failed", reason=exc.strerror) from None
+        finally:
+            theirs.close()
+        self.control = ours
+        self.exited: dict[int, int] = {}
+        """exit statuses reported and not yet released, by pid"""
+        self.dead = False
+        if self._receive("ready", START_S) is None:
+            self.close()
+            raise InternalError("worker_start_failed", reason="the warm worker did not start")
+
+    def launch(self, submission: Path, fds: tuple[int, int], output_fd: int, memory_bytes: int) -> sandbox.Started:
+        """Copy the submission into a fresh scratch directory and fork a worker on it (see ``sandbox.start``)."""
+        scratch = Path(tempfile.mkdtemp(prefix="judge-worker-"))
+        target = scratch / "solution.py"
+        shutil.copyfile(submission, target)
+        message = {"type": "fork", "solution": str(target), "scratch": str(scratch), "memory_bytes": memory_bytes}
+        try:
+            socket.send_fds(self.control, [json.dumps(message).encode()], [fds[0], fds[1], output_fd])
+        except OSError:
+            self.dead = True
+        reply = None if self.dead else self._receive(("forked", "fork_failed"), REPLY_S)
+        if reply is None or reply["type"] != "forked":
+            shutil.rmtree(scratch, ignore_errors=True)
+            reason = reply["reason"] if reply else "the warm worker has stopped"
+            raise InternalError("worker_start_failed", reason=reason)
+        return _ForkedStarted(ForkedProcess(self, reply["pid"]), scratch, sandbox.level())
+
+    def _receive(self, wanted: str | tuple[str, ...], timeout: float) -> dict[str, Any] | None:
+        """Read packets until one of type ``wanted`` arrives (None on timeout or when the zygote is gone)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self._pump(deadline)
+            if message is None or message["type"] in wanted:
+                return message
+
+    def status(self, pid: int, timeout: float) -> int | None:
+        """``pid``'s exit status once the zygote has reported it; a dead zygote's workers died with it."""
+        deadline = time.monotonic() + timeout
+        while pid not in self.exited and self._pump(deadline) is not None:
+            pass
+        if pid in self.exited:
+            return self.exited[pid]
+        return -signal.SIGKILL if self.dead else None
+
+    def _pump(self, deadline: float) -> dict[str, Any] | None:
+        """Read one packet and record it if it reports an exit (None on timeout or when the zygote is gone)."""
+        if self.dead:
+            return None
+        ready, _, _ = select.select([self.control], [], [], max(deadline - time.monotonic(), 0.0))
+        if not ready:
+            return None
+        try:
+            data = self.control.recv(PACKET)
+        except OSError:
+            data = b""
+        if not data:
+            self.dead = True
+            return None
+        message = json.loads(data)
+        if message["type"] == "exited":
+            self.exited[message["pid"]] = message["status"]
+        return message
+
+    def release(self, pid: int) -> None:
+        self.exited.pop(pid, None)
+        if not self.dead:
+            try:
+                self.control.send(json.dumps({"type": "release", "pid": pid}).encode())
+            except OSError:
+                self.dead = True
+
+    @property
+    def alive(self) -> bool:
+        return not self.dead and self.started.process.poll() is None
+
+    def close(self) -> None:
+        """Closing the socket ends the zygote; its workers die with it."""
+        self.control.close()
+        try:
+            self.started.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.started.process.kill()
+            self.started.process.wait()
+        self.started.cleanup()
+
+
+class ForkedProcess:
+    """What a :class:`judge.worker.runner.Worker` uses of ``subprocess.Popen``, for a worker a zygote forked."""
+
+    def __init__(self, zygote: Zygote, pid: int):
+        self.zygote, self.pid = zygote, pid
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self.returncode = self.zygote.status(self.pid, 0.0)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None:
+            self.returncode = self.zygote.status(self.pid, START_S if timeout is None else timeout)
+        if self.returncode is None:
+            raise subprocess.TimeoutExpired(f"worker {self.pid}", timeout or START_S)
+        return self.returncode
+
+    def release(self) -> None:
+        """The worker has been killed and waited for: the zygote may reap it now, which frees its pid."""
+        self.zygote.release(self.pid)
+
+
+class _ForkedStarted(sandbox.Started):
+    process: ForkedProcess
+
+    def cleanup(self) -> None:
+        self.process.release()
+        super().cleanup()

@@ -1,0 +1,286 @@
+"""``judge grade`` and ``judge merge`` through the real command line, on the toy problem.
+
+The verdicts must be exactly those of ``judge submit``; a grade killed with SIGKILL must finish on a re-run with
+every submission judged exactly once; shards must merge into the same class summary.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REFERENCE_SOURCE, SLUG, judge_env, judge_json, run_judge
+from tests.test_judge_verdicts import EXITS_ON_BATCH_OF_SIX, GROWS, LOOPS, RAISES, RETURNS_BOOL, _patched
+
+WRONG = REFERENCE_SOURCE.replace("'std': _r(x.std())", "'std': _r(x.std(correction=0))")
+
+MIXED = {
+    "ada.py": REFERENCE_SOURCE,
+    "ben.py": WRONG,
+    "cy.py": RAISES,
+    "dee.py": EXITS_ON_BATCH_OF_SIX,
+    "eve.py": RETURNS_BOOL,
+    "fay.py": GROWS,
+    "gus.py": LOOPS,
+    "hal.py": "def broken(:\n",
+    "ivy.py": "class Nope:\n    pass\n",
+    "jo/solution.py": REFERENCE_SOURCE,
+    "jo/helpers/notes.py": "# not the submission: solution.py is\n",
+}
+"""file -> source; students ada..jo, one of every verdict the toy problem can give"""
+
+VOLATILE = {"execution_time", "cpu_time_s", "peak_memory_mb", "trace", "limit"}
+
+
+def _write(folder: Path, files: dict[str, str]) -> Path:
+    for name, source in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source)
+    return folder
+
+
+def _normalised(value):
+    """A report without what differs between two runs of the same submission: times, memory, tracebacks, and
+    which of the CPU or the wall clock ran out first (that depends on the machine's load)."""
+    if isinstance(value, dict):
+        if value.get("exc") in ("cpu", "wall", "memory", "CloseToLimit"):
+            value = {**value, "exc": "memory" if value["exc"] == "memory" else "time", "msg": None}
+        return {k: _normalised(v) for k, v in value.items() if k not in VOLATILE}
+    if isinstance(value, list):
+        return [_normalised(v) for v in value]
+    return value
+
+
+def _results(out: Path) -> dict[str, dict]:
+    return {p.parent.name: json.loads(p.read_text()) for p in (out / "students").glob("*/results.json")}
+
+
+@pytest.fixture(scope="module")
+def graded(toy_root, tmp_path_factory):
+    """The mixed class, graded once with two jobs."""
+    base = tmp_path_factory.mktemp("graded")
+    submissions = _write(base / "submissions", MIXED)
+    (submissions / "kim.py").write_bytes(b"class Solution:\x00\n")
+    (submissions / "lee.ipynb").write_text("{}")
+    (submissions / ".DS_Store").write_text("")
+    out = base / "out"
+    result = run_judge(["grade", SLUG, str(submissions), "--out", str(out), "--jobs", "2"], toy_root)
+    return submissions, out, result
+
+
+def test_grade_gives_the_verdicts_of_judge_submit(toy_root, graded):
+    submissions, out, result = graded
+    assert result.returncode == 0, result.stderr
+    results = _results(out)
+    assert sorted(results) == ["ada", "ben", "cy", "dee", "eve", "fay", "gus", "hal", "ivy", "jo", "kim", "lee.ipynb"]
+    for student, stored in results.items():
+        path = Path(stored["grading"]["source"])
+        if student in ("kim", "lee.ipynb"):
+            continue
+        _, submitted = judge_json(["submit", SLUG, str(path)], toy_root)
+        graded_report = {k: v for k, v in stored.items() if k != "grading"}
+        assert _normalised(graded_report) == _normalised(submitted), student
+    assert results["jo"]["grading"]["source"].endswith("jo/solution.py")
+    for student in ("kim", "lee.ipynb"):  # 'judge submit' refuses these with exit 2; grading records them
+        assert results[student]["verdict"] == "compile_error"
+        assert "not Python source" in results[student]["judge"]["startup_error"]["msg"]
+
+
+def test_grade_writes_the_class_files(graded):
+    _, out, result = graded
+    assert "12 submissions" in result.stdout and "12 judged now, 0 unchanged" in result.stdout
+    rows = list(csv.DictReader((out / "summary.csv").open()))
+    assert [r["student"] for r in rows][:3] == ["ada", "ben", "cy"]
+    assert {r["student"]: r["verdict"] for r in rows}["gus"] == "time_limit_exceeded"
+    summary = json.loads((out / "summary.json").read_text())
+    assert sum(summary["verdicts"].values()) == 12
+    assert [c["case"] for c in summary["cases"]] == ["sample/01-small", "hidden/01-six", "hidden/02-five"]
+    assert all(0 <= c["rate"] <= 1 for c in summary["cases"])
+    junit = (out / "junit.xml").read_text()
+    assert junit.count("<testsuite ") == 12 and 'name="hidden/02-five"' in junit
+    index = (out / "index.html").read_text()
+    assert index.count("<svg") == 2 and "students/ada/report.html" in index
+    for student in ("ada", "kim"):
+        assert "<html" in (out / "students" / student / "report.html").read_text()
+    assert result.stdout.count("\r") == 0  # no progress line when stdout is not a terminal
+
+
+def test_regrading_judges_only_what_changed(toy_root, graded, tmp_path):
+    submissions, out = (shutil.copytree(folder, tmp_path / folder.name) for folder in graded[:2])
+    before = _results(out)
+    (submissions / "ben.py").write_text(REFERENCE_SOURCE)
+    result = run_judge(["grade", SLUG, str(submissions), "--out", str(out), "--jobs", "2"], toy_root)
+    assert "1 judged now, 11 unchanged" in result.stdout, result.stdout + result.stderr
+    after = _results(out)
+    assert after["ben"]["verdict"] == "accepted"
+    assert {s: r["grading"]["run"] for s, r in after.items() if s != "ben"} == {
+        s: r["grading"]["run"] for s, r in before.items() if s != "ben"}
+
+
+def _worker_processes(under: Path) -> list[int]:
+    """Processes whose working directory is under ``under``: the judge's zygotes and workers."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and Path(os.readlink(entry / "cwd")).is_relative_to(under):
+                found.append(int(entry.name))
+        except OSError:
+            pass
+    return found
+
+
+SLOW_ACCEPTED = _patched("""
+import time
+time.sleep(0.15)
+return self._original_compute_activation_stats(*args)
+""")
+
+
+def test_sigkill_halfway_then_rerun_judges_each_submission_once(toy_root, tmp_path):
+    names = [f"s{i:02d}" for i in range(16)]
+    submissions = _write(tmp_path / "submissions", {
+        f"{name}.py": (SLOW_ACCEPTED if i % 2 else WRONG) + f"\n# {name}\n" for i, name in enumerate(names)})
+    out, scratch = tmp_path / "out", tmp_path / "scratch"
+    scratch.mkdir()
+    env = {**judge_env(toy_root), "TMPDIR": str(scratch)}
+    argv = [sys.executable, "-m", "judge", "grade", SLUG, str(submissions), "--out", str(out), "--jobs", "2"]
+    judge = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while len(list(out.glob("students/*/results.json"))) < 5 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    judge.send_signal(signal.SIGKILL)
+    judge.communicate()
+    first = {p.parent.name: p.read_bytes() for p in out.glob("students/*/results.json")}
+    assert 5 <= len(first) < len(names), "the kill did not land halfway"
+    for _ in range(100):  # the zygotes and workers die with the judge (PR_SET_PDEATHSIG)
+        if not _worker_processes(scratch):
+            break
+        time.sleep(0.05)
+    assert _worker_processes(scratch) == []
+
+    result = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert f"{len(names) - len(first)} judged now, {len(first)} unchanged" in result.stdout
+    results = _results(out)
+    assert sorted(results) == names
+    for name, data in first.items():  # judged by the first run: kept as they were, not judged again
+        assert (out / "students" / name / "results.json").read_bytes() == data
+    runs = {json.loads(data)["grading"]["run"] for data in first.values()}
+    second = [r for s, r in results.items() if s not in first]
+    assert len(runs) == 1 and all(r["grading"]["run"] not in runs for r in second)
+    assert len({r["grading"]["run"] for r in second}) == 1
+    assert {s: r["verdict"] for s, r in results.items()} == {
+        name: "accepted" if i % 2 else "wrong_answer" for i, name in enumerate(names)}
+    assert list(out.glob("students/*/.*")) == []  # no temporary file left behind
+    rows = list(csv.DictReader((out / "summary.csv").open()))
+    assert [r["student"] for r in rows] == names
+
+    again = run_judge(["grade", SLUG, str(submissions), "--out", str(out)], toy_root)
+    assert f"0 judged now, {len(names)} unchanged" in again.stdout
+
+
+def test_shards_merge_into_the_whole_class(toy_root, tmp_path):
+    names = ["amy", "bob", "cal", "dan", "eli", "fox", "gil"]
+    submissions = _write(tmp_path / "submissions", {
+        f"{name}.py": (REFERENCE_SOURCE if i % 2 else WRONG) + f"\n# {name}\n" for i, name in enumerate(names)})
+    parts = [tmp_path / f"part{k}" for k in (1, 2)]
+    for k, part in enumerate(parts, start=1):
+        result = run_judge(["grade", SLUG, str(submissions), "--out", str(part), "--shard", f"{k}/2"], toy_root)
+        assert result.returncode == 0, result.stderr
+    shard_students = [set(_results(p)) for p in parts]
+    assert shard_students[0] and shard_students[1] and not shard_students[0] & shard_students[1]
+    assert shard_students[0] | shard_students[1] == set(names)
+
+    merged = tmp_path / "merged"
+    result = run_judge(["merge", *map(str, parts), "--out", str(merged)], toy_root)
+    assert result.returncode == 0, result.stderr
+    summary = json.loads((merged / "summary.json").read_text())
+    assert {r["student"]: r["verdict"] for r in summary["students"]} == {
+        name: "accepted" if i % 2 else "wrong_answer" for i, name in enumerate(names)}
+    assert summary["shard"] is None and summary["verdicts"] == {"accepted": 3, "wrong_answer": 4}
+    assert sorted(_results(merged)) == names and (merged / "students" / "amy" / "report.html").exists()
+
+    missing = run_judge(["merge", str(parts[0]), "--out", str(tmp_path / "bad")], toy_root)
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1
+    assert "shard 2 of 2 is missing" in missing.stderr
+
+
+PROBE = _patched("""
+import json, os, resource
+limits = {name: resource.getrlimit(getattr(resource, name))[0]
+          for name in ("RLIMIT_DATA", "RLIMIT_FSIZE", "RLIMIT_CORE", "RLIMIT_NOFILE", "RLIMIT_CPU")}
+facts = {"fds": len(os.listdir("/proc/self/fd")), "leader": os.getsid(0) == os.getpid(),
+         "env": sorted(os.environ), "cwd": os.path.basename(os.getcwd())[:13], "limits": limits,
+         "stdin": os.readlink("/proc/self/fd/0"), "threads": len(os.listdir("/proc/self/task"))}
+raise ValueError(json.dumps(facts, sort_keys=True))
+""")
+
+POLLUTER = _patched("""
+import torch
+torch.Tensor.std = lambda self, *a, **k: torch.tensor(0.0)
+import builtins
+builtins.LEAKED = True
+return self._original_compute_activation_stats(*args)
+""")
+
+
+def test_a_forked_worker_is_confined_like_a_fresh_one_and_starts_clean(toy_root, tmp_path):
+    submissions = _write(tmp_path / "submissions", {"a-probe.py": PROBE, "b-polluter.py": POLLUTER,
+                                                   "c-clean.py": REFERENCE_SOURCE + "\nimport builtins\n"
+                                                   "assert not hasattr(builtins, 'LEAKED')\n"})
+    out = tmp_path / "out"
+    result = run_judge(["grade", SLUG, str(submissions), "--out", str(out), "--jobs", "1"], toy_root)
+    assert result.returncode == 0, result.stderr
+    results = _results(out)
+    assert results["b-polluter"]["verdict"] == "wrong_answer"
+    assert results["c-clean"]["verdict"] == "accepted"  # nothing the polluter did reached the next worker
+
+    def facts(report: dict) -> dict:
+        return json.loads(report["tests"][0]["extra_data"]["calls"][0]["error"]["msg"])
+
+    _, fresh = judge_json(["submit", SLUG, str(submissions / "a-probe.py")], toy_root)
+    assert facts(results["a-probe"]) == facts(fresh)
+    assert facts(fresh)["leader"] and facts(fresh)["cwd"] == "judge-worker-"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["grade", SLUG, "/no/such/folder", "--out", "OUT"], "no such folder"),
+    (["grade", SLUG, "SUBMISSIONS", "--out", "OUT", "--shard", "3/2"], "--shard wants K/N"),
+    (["grade", SLUG, "SUBMISSIONS", "--out", "OUT", "--jobs", "0"], "--jobs wants a positive number"),
+    (["grade", "no-such-problem", "SUBMISSIONS", "--out", "OUT"], "unknown problem"),
+    (["merge", "SUBMISSIONS", "--out", "OUT"], "holds no summary.json"),
+], ids=["missing-folder", "bad-shard", "bad-jobs", "unknown-problem", "merge-not-graded"])
+def test_bad_input_is_one_line_and_exit_2(toy_root, tmp_path, args, message):
+    (tmp_path / "submissions").mkdir()
+    (tmp_path / "submissions" / "a.py").write_text(REFERENCE_SOURCE)
+    args = [a.replace("SUBMISSIONS", str(tmp_path / "submissions")).replace("OUT", str(tmp_path / "out"))
+            for a in args]
+    result = run_judge(args, toy_root)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+ZYGOTE_KILLER = _patched("""
+import os, signal
+os.kill(os.getppid(), signal.SIGKILL)
+""")
+
+
+def test_a_submission_that_kills_the_warm_worker_is_not_blamed_and_stops_nothing(toy_root, tmp_path):
+    submissions = _write(tmp_path / "submissions", {"a-killer.py": ZYGOTE_KILLER, "b-fine.py": REFERENCE_SOURCE})
+    out = tmp_path / "out"
+    result = run_judge(["grade", SLUG, str(submissions), "--out", str(out), "--jobs", "1"], toy_root)
+    assert result.returncode == 3 and "internal_error" in result.stderr
+    results = _results(out)
+    assert results["a-killer"]["verdict"] == "internal_error"  # retried on the next run, never a verdict
+    assert results["b-fine"]["verdict"] == "accepted"  # a new warm worker took over
