@@ -140,7 +140,7 @@ class Session:
         if self.worker is None and self.failed_start is None:
             self._start()
             if self.worker and not self.warmed:
-                self._warm_up()
+                self._warm_up(budget)
         if self.worker is None:
             return None
         self._next_id += 1
@@ -149,11 +149,15 @@ class Session:
     def _call_message(self, case_index: int, call_index: int) -> dict[str, Any]:
         return {"type": "call", "id": self._next_id, "case": self.cases[case_index].spec(), "call": call_index}
 
-    def _warm_up(self) -> None:
-        """One untimed call whose result is thrown away: lazy initialisation is not charged to the first case."""
+    def _warm_up(self, budget: Budget) -> None:
+        """One untimed call whose result is thrown away: lazy initialisation is not charged to the first case.
+
+        It gets the first judged call's budget: lazy initialisation takes milliseconds, and a submission that loops
+        on its first call then costs one time limit instead of a fixed 30 s per judgement.
+        """
         self.warmed = True
         self._next_id += 1
-        outcome = self.worker.request(self._call_message(0, 0), Budget(cpu_s=30.0, wall_s=30.0, memory_bytes=self.memory_bytes))
+        outcome = self.worker.request(self._call_message(0, 0), budget)
         if outcome.ended or self.worker.leftover():
             self._drop_worker()  # the case itself will show what is wrong, in a fresh worker
             self._start()
