@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.judging.compare import Comparison, compare
+from judge.judging.result import error_fields, parse
 from judge.judging.verdict import Verdict, from_ending, from_error
 from judge.package.cases import Case
 from judge.worker.runner import Budget, Outcome, Worker
@@ -123,9 +124,9 @@ class Session:
             self.worker = worker
             return
         worker.close()
-        error = message if isinstance(message, dict) and message.get("type") == "import_error" else {
-            "exc": "ImportFailed", "msg": _startup_failure(ready)}
-        self.failed_start = (Verdict.COMPILE_ERROR, {k: str(error.get(k, ""))[:2000] for k in ("exc", "msg", "trace")})
+        error = error_fields(message) if isinstance(message, dict) and message.get("type") == "import_error" else {
+            "exc": "ImportFailed", "msg": _startup_failure(ready), "trace": ""}
+        self.failed_start = (Verdict.COMPILE_ERROR, error)
 
     def _drop_worker(self) -> None:
         if self.worker:
@@ -184,19 +185,18 @@ class Session:
             result.error = {"exc": outcome.ended, "msg": _ending_note(outcome, limits)}
             self._drop_worker()
             return result
-        message = outcome.message()
+        reply = parse(outcome.message(), self._next_id)
         if self.worker.leftover():
             self._drop_worker()
-        if not isinstance(message, dict) or message.get("id") != self._next_id or message.get("type") not in (
-                "result", "error"):
+        if reply is None:
             result.verdict, result.error = Verdict.OUTPUT_FORMAT_ERROR, _protocol_violation(
                 "the worker's reply was not a well-formed answer to this call")
             self._drop_worker()
-        elif message["type"] == "error":
-            result.error = {k: str(message.get(k, ""))[:2000] for k in ("exc", "msg", "trace")}
+        elif reply.kind == "error":
+            result.error = reply.error
             result.verdict = from_error(result.error)
         else:
-            _judge_value(result, message.get("value"), expected, item)
+            _judge_value(result, reply.value, expected, item)
         if result.verdict is Verdict.ACCEPTED and outcome.cpu_s > limits.cpu_s:
             result.verdict = Verdict.TIME_LIMIT_EXCEEDED
             result.error = {"exc": "CloseToLimit", "msg": f"used {outcome.cpu_s:.3f} s of CPU, limit {limits.cpu_s:.3f} s"}

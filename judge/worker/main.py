@@ -12,7 +12,7 @@ Protocol, one JSON object per line on dedicated pipes (never stdout, never pickl
    method and answers ``result`` (the encoded value) or ``error`` (exception type, message, traceback tail)
 
 Everything after step 3 runs alongside untrusted code, so the parent trusts nothing it says: it measures time
-and memory itself and validates every value (:mod:`judge.judging.result`).
+and memory itself and checks every reply (:mod:`judge.judging.result`).
 """
 
 from __future__ import annotations
