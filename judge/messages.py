@@ -22,6 +22,13 @@ CATALOGUE: dict[str, str] = {
     "no_cuda": "--device cuda needs a CUDA GPU and a CUDA build of torch, and none is available here; use --device cpu",
     "no_expected": "{path}: no expected values for device '{device}'; run 'judge gen {slug}' first",
     "output_unwritable": "cannot write the report to {path} ({reason})",
+    "bad_max_level": "JUDGE_MAX_LEVEL is '{value}'; it must be one of {levels}",
+    # security level, printed in every report
+    "security_level": "{level} ({layers}; {who}{missing})",
+    "layer_off": "no {layer}: {reason}",
+    "no_bwrap": "bwrap is not installed",
+    "level_capped": "JUDGE_MAX_LEVEL is {cap}",
+    "no_gpu_in_bwrap": "its minimal view has no GPU devices",
     # internal (exit 3)
     "worker_start_failed": "the judge could not start its worker process ({reason})",
     "build_drift": "case {case}: the objects built on this machine differ from the ones the expected values were computed on (checksum mismatch); the judge cannot give a fair verdict here -- report this with 'torch {torch}'",

@@ -69,15 +69,6 @@ class CaseResult:
         return max((c.peak_rss_bytes for c in self.calls), default=0)
 
 
-@dataclass
-class Run:
-    """Everything a report needs about one judged submission."""
-
-    cases: list[CaseResult]
-    level: str
-    startup_error: dict[str, Any] | None = None
-
-
 def _protocol_violation(detail: str) -> dict[str, Any]:
     return {"exc": "ProtocolViolation", "msg": detail}
 
@@ -95,15 +86,13 @@ class Session:
         self.warmed = False
         self.verified = False
         """whether a worker has shown that it builds every case bit-identically (checked once per session)"""
-        self.level = "L0"
         self._next_id = 0
 
     # -- worker life cycle -------------------------------------------------------------------------------------
     def _start(self) -> None:
         """Start a worker, or record in ``failed_start`` why no worker can judge this submission."""
-        worker = Worker(self.submission, self.memory_bytes)
+        worker = Worker(self.submission, self.memory_bytes, self.device)
         worker.start()
-        self.level = worker.level
         setup_budget = Budget(cpu_s=600.0, wall_s=120.0, memory_bytes=self.memory_bytes)
         to_verify = [] if self.verified else [c.spec() for c in self.cases]
         worker.send({"type": "setup", "device": self.device, "methods": self.methods, "cases": to_verify})

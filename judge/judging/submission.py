@@ -63,6 +63,7 @@ def judge_file(problem: Problem, path: Path, mode: str, device: str) -> dict[str
     data = read_submission(path)
     if device == "cuda" and not cuda_available():
         raise BadInput("no_cuda")
+    security_level = sandbox.level(device)  # probed once, before any worker starts
     started = time.monotonic()
     cases = problem.samples if mode == "run" else problem.cases
     expected, sources = zip(*(expected_for(c, device, problem.slug) for c in cases)) if cases else ((), ())
@@ -75,7 +76,7 @@ def judge_file(problem: Problem, path: Path, mode: str, device: str) -> dict[str
     finally:
         session.close()
     environment = {"torch": torch_version(), "device": device, "expected_device": sorted(set(sources)),
-                   "security_level": session.level}
+                   "security_level": security_level}
     if session.failed_start:
         environment["startup_error"] = session.failed_start[1]
     return build_report(
@@ -90,7 +91,7 @@ def failure_report(problem: Problem | None, path: Path, mode: str, device: str, 
     return build_report(
         mode=mode, problem=problem or _Unknown(), submission={"path": str(path), "sha256": ""},
         results=[], expected=[], environment={"torch": torch_version(), "device": device, "expected_device": [],
-                                               "security_level": sandbox.level()},
+                                               "security_level": security_level},
         wall_s=0.0, judge_error=reason,
     )
 

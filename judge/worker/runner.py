@@ -61,6 +61,7 @@ class Outcome:
 class Worker:
     submission: Path
     memory_bytes: int
+    device: str = "cpu"
     started: sandbox.Started | None = None
     _request_w: int = -1
     _response_r: int = -1
@@ -73,16 +74,13 @@ class Worker:
         self._response_r, response_w = os.pipe()
         self._output_r, output_w = os.pipe()
         try:
-            self.started = sandbox.start(self.submission, (request_r, response_w), output_w, self.memory_bytes)
+            self.started = sandbox.start(self.submission, (request_r, response_w), output_w, self.memory_bytes,
+                                         self.device)
         finally:
             for fd in (request_r, response_w, output_w):
                 os.close(fd)
         for fd in (self._response_r, self._output_r):
             os.set_blocking(fd, False)
-
-    @property
-    def level(self) -> str:
-        return self.started.level if self.started else sandbox.level()
 
     @property
     def pid(self) -> int:
