@@ -23,6 +23,8 @@ CATALOGUE: dict[str, str] = {
     "no_expected": "{path}: no expected values for device '{device}'; run 'judge gen {slug}' first",
     "output_unwritable": "cannot write the report to {path} ({reason})",
     "bad_max_level": "JUDGE_MAX_LEVEL is '{value}'; it must be one of {levels}",
+    # judging
+    "import_failed_after_hidden": "the submission failed to import again after a hidden case (details are not shown, as for every hidden case)",
     # security level, printed in every report
     "security_level": "{level} ({layers}; {who}{missing})",
     "layer_off": "no {layer}: {reason}",

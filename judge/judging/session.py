@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from judge import messages
 from judge.judging.compare import Comparison, compare
 from judge.judging.result import error_fields, parse
 from judge.judging.verdict import Verdict, from_ending, from_error
@@ -86,6 +87,8 @@ class Session:
         self.warmed = False
         self.verified = False
         """whether a worker has shown that it builds every case bit-identically (checked once per session)"""
+        self.hidden_sent = False
+        """whether a hidden case has been sent to a worker (from then on, no text of the submission's is reported)"""
         self._next_id = 0
 
     # -- worker life cycle -------------------------------------------------------------------------------------
@@ -115,6 +118,10 @@ class Session:
         worker.close()
         error = error_fields(message) if isinstance(message, dict) and message.get("type") == "import_error" else {
             "exc": "ImportFailed", "msg": _startup_failure(ready), "trace": ""}
+        if self.hidden_sent:
+            # A worker that saw a hidden case could have left its inputs in a file the next import reads and raises
+            # with; only the judge's own words are reported from here on.
+            error = {"exc": "ImportFailed", "msg": messages.say("import_failed_after_hidden"), "trace": ""}
         self.failed_start = (Verdict.COMPILE_ERROR, error)
 
     def _drop_worker(self) -> None:
@@ -137,6 +144,7 @@ class Session:
         return self.worker.request(self._call_message(case_index, call_index), budget)
 
     def _call_message(self, case_index: int, call_index: int) -> dict[str, Any]:
+        self.hidden_sent = self.hidden_sent or self.cases[case_index].hidden
         return {"type": "call", "id": self._next_id, "case": self.cases[case_index].spec(), "call": call_index}
 
     def _warm_up(self, budget: Budget) -> None:
