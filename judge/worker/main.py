@@ -1,6 +1,6 @@
 """The worker: the only process that runs submission code. Started by :mod:`judge.worker.sandbox`.
 
-Usage: ``python -I -m judge.worker.main REQUEST_FD RESPONSE_FD SOLUTION_PATH [--seccomp]``
+Usage: ``python -I -B -m judge.worker.main REQUEST_FD RESPONSE_FD SOLUTION_PATH [--seccomp]``
 
 Protocol, one JSON object per line on dedicated pipes (never stdout, never pickle):
 

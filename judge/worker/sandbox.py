@@ -4,7 +4,7 @@ Layers, each on top of the one before (the README's "Security levels" lists what
 
 L0, always
     resource limits, an environment with nothing of the judge's in it, an empty scratch directory as the working
-    directory, ``python -I``, a new process session, death when the judge dies, stdin from ``/dev/null``; and when
+    directory, ``python -I -B``, a new process session, death when the judge dies, stdin from ``/dev/null``; and when
     the judge runs as root, the unprivileged uid ``SANDBOX_UID``, provided that uid can run the interpreter
     (a Python under ``/root``, e.g. pyenv's, it cannot: the report then says the worker kept uid 0).
 L1
@@ -50,6 +50,10 @@ PROCESS_LIMIT = 256
 TMPFS_BYTES = 64 << 20
 """size of each private tmpfs under L2 (``/tmp`` and the scratch directory): the disk a submission can fill"""
 SANDBOX_UID = 65534
+PYTHON_FLAGS = ("-I", "-B")
+"""isolated mode (no ``PYTHON*`` variables, no user site, no script directory on ``sys.path``), and no bytecode
+written: ``-I`` ignores ``PYTHONDONTWRITEBYTECODE``, so without ``-B`` a worker that keeps uid 0 would write
+``__pycache__`` files into the judge's package"""
 LEVELS = ("L0", "L1", "L2")
 PROBE_TIMEOUT_S = 60
 PASSED_ENV = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH")
@@ -112,7 +116,6 @@ def _environment(scratch: Path) -> dict[str, str]:
     env = {
         "PATH": "/usr/bin:/bin", "HOME": str(scratch), "TMPDIR": str(scratch),
         "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
-        "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0",
     }
     env.update({k: os.environ[k] for k in PASSED_ENV if k in os.environ})
     return env
@@ -205,7 +208,7 @@ def _popen(confinement: Confinement, scratch: Path, argv: list[str], memory_byte
 def _try(confinement: Confinement) -> str | None:
     """Start a probe exactly as a worker would be started; None when it works, else why it does not."""
     scratch = _scratch(None, confinement)
-    argv = [sys.executable, "-I", "-c", PROBE] + (["--seccomp"] if confinement.seccomp else [])
+    argv = [sys.executable, *PYTHON_FLAGS, "-c", PROBE] + (["--seccomp"] if confinement.seccomp else [])
     try:
         probe = _popen(confinement, scratch, argv, 1 << 30, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT)
@@ -275,7 +278,8 @@ def start(submission: Path, fds: tuple[int, int], output_fd: int, memory_bytes: 
     """
     confined = confinement(device)
     scratch = _scratch(submission, confined)
-    argv = [sys.executable, "-I", "-m", "judge.worker.main", str(fds[0]), str(fds[1]), str(scratch / "solution.py")]
+    argv = [sys.executable, *PYTHON_FLAGS, "-m", "judge.worker.main", str(fds[0]), str(fds[1]),
+            str(scratch / "solution.py")]
     if confined.seccomp:
         argv.append("--seccomp")
     process = _popen(confined, scratch, argv, memory_bytes, stdin=subprocess.DEVNULL, stdout=output_fd,
