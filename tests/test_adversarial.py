@@ -201,7 +201,9 @@ def test_attack(attack, adversarial_root, confinement, arena):
     seen = [t["extra_data"]["verdict"] for t in report["tests"]]
     assert report["verdict"] == attack.verdict, f"per case: {seen}; error: {report['judge'].get('startup_error')}"
     assert not survivors(arena.name), "processes of the submission survived the judge"
-    assert _snapshot(watched) == before, "a file outside the scratch directory changed"
+    after = _snapshot(watched)
+    changed = sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
+    assert not changed, f"files outside the scratch directory changed: {changed[:5]}"
     assert not _canaries(), "the submission wrote outside its scratch directory"
     assert not list((arena / "tmp").iterdir()), "the scratch directory was not removed"
     hidden = _hidden_text(report)

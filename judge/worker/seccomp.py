@@ -13,12 +13,13 @@ covered too. Everything is allowed except the calls in ``DENIED``, which fail wi
 * leaving the session or the limits: ``setsid``, ``setpgid``, ``setrlimit``, ``prlimit64``;
 * namespaces, mounts, kernel keys, BPF, modules and the other administrator calls.
 
-Only the machine's native architecture is allowed: a call through another ABI (``int 0x80``) kills the process.
+Only the machine's native architecture is allowed: a call through another ABI (``int 0x80``) kills the calling
+thread (libseccomp's default for a foreign architecture).
 
-Why a short ctypes binding to the system's ``libseccomp.so.2`` instead of a PyPI package: the judge needs five
+Why a short ctypes binding to the system's ``libseccomp.so.2`` instead of a PyPI package: the judge needs six
 functions of a library that Debian installs with the base system (apt depends on it). libseccomp's own Python
 binding reaches PyPI only as a third-party upload (``mephi42-seccomp``), and ``pyseccomp`` is a ctypes wrapper of
-the same library with no release since January 2021. Forty lines here are easier to review than a dependency
+the same library with no release since January 2021. Sixty lines here are easier to review than a dependency
 that would sit in the trust path of every worker.
 """
 
