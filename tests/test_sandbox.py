@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import ctypes.util
+import shutil
 import subprocess
 import sys
 
 import pytest
 
 from judge.worker import sandbox
-from tests.conftest import REFERENCE_SOURCE, SLUG, judge_json, run_judge
+from tests.conftest import TOY_MEMORY_MB, REFERENCE_SOURCE, SLUG, _mlp_case, build_toy, judge_json, run_judge
 
 FILTERED = """
 import os, socket, subprocess, threading, torch
@@ -66,3 +67,13 @@ def test_an_unknown_level_is_bad_input(toy_root, write_submission, monkeypatch):
     result = run_judge(["run", SLUG, str(write_submission(REFERENCE_SOURCE))], toy_root)
     assert result.returncode == 2
     assert "JUDGE_MAX_LEVEL" in result.stderr
+
+
+def test_the_judges_own_failure_report_prints_the_level_too(tmp_path, write_submission):
+    """A reference that fails during calibration is the judge's fault: exit 3, and still a full report."""
+    root = build_toy(tmp_path / "broken", {"sample/01-small": _mlp_case("a small ReLU MLP", 10, 8)}, TOY_MEMORY_MB)
+    (root / "solutions" / f"{SLUG}.py").write_text("class Solution:\n    pass\n")
+    shutil.rmtree(root / "cache", ignore_errors=True)
+    code, report = judge_json(["run", SLUG, str(write_submission(REFERENCE_SOURCE))], root)
+    assert (code, report["verdict"]) == (3, "internal_error")
+    assert report["judge"]["security_level"].startswith(sandbox.confinement().level)

@@ -91,7 +91,7 @@ def failure_report(problem: Problem | None, path: Path, mode: str, device: str, 
     return build_report(
         mode=mode, problem=problem or _Unknown(), submission={"path": str(path), "sha256": ""},
         results=[], expected=[], environment={"torch": torch_version(), "device": device, "expected_device": [],
-                                               "security_level": security_level},
+                                               "security_level": sandbox.level(device)},
         wall_s=0.0, judge_error=reason,
     )
 
