@@ -40,6 +40,16 @@ CATALOGUE: dict[str, str] = {
     "merge_missing_shards": "shard {missing} of {count} is missing; merge every shard's output",
     "merge_conflict": "student '{student}' is in both {first} and {second}",
     "merge_incomplete": "{path}: the result of student '{student}' is missing; run that shard's 'judge grade' again to finish it",
+    "bad_max_level": "JUDGE_MAX_LEVEL is '{value}'; it must be one of {levels}",
+    # judging
+    "import_failed_after_hidden": "the submission failed to import again after a hidden case (details are not shown, as for every hidden case)",
+    # security level, printed in every report
+    "security_level": "{level} ({layers}; {who}{missing})",
+    "layer_off": "no {layer}: {reason}",
+    "no_bwrap": "bwrap is not installed",
+    "level_capped": "JUDGE_MAX_LEVEL is {cap}",
+    "no_gpu_in_bwrap": "its minimal view has no GPU devices",
+    "no_bwrap_warm": "warm workers fork inside the judge's view, where no namespace can be added",
     # internal (exit 3)
     "worker_start_failed": "the judge could not start its worker process ({reason})",
     "warm_worker_died": "the judge's warm worker process ended while this submission was judged; it is judged again on the next run",

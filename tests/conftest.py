@@ -52,26 +52,34 @@ def judge_home(tmp_path_factory) -> Iterator[Path]:
         yield home
 
 
-@pytest.fixture(scope="session")
-def toy_root(tmp_path_factory) -> Path:
-    """A copy of training-diagnostics with three small cases (expected values generated here)."""
-    root = tmp_path_factory.mktemp("toy")
+def build_toy(root: Path, cases: dict[str, dict], memory_mb: int, time_floor_s: float | None = None) -> Path:
+    """A copy of training-diagnostics in ``root`` with only ``cases`` and tighter limits, expected values generated."""
     package = root / "problems" / SLUG
     package.mkdir(parents=True)
     for name in ("starter.py", "statement.md.j2"):
         shutil.copy(REPO / "problems" / SLUG / name, package / name)
-    meta = (REPO / "problems" / SLUG / "problem.toml").read_text()
-    # a tighter memory limit, so memory bombs reach it long before the CPU-time limit
-    (package / "problem.toml").write_text(re.sub(r"memory_mb = \d+", f"memory_mb = {TOY_MEMORY_MB}", meta))
+    meta = re.sub(r"memory_mb = \d+", f"memory_mb = {memory_mb}", (REPO / "problems" / SLUG / "problem.toml").read_text())
+    if time_floor_s is not None:
+        meta = re.sub(r"time_floor_s = [\d.]+", f"time_floor_s = {time_floor_s}", meta)
+    (package / "problem.toml").write_text(meta)
     (root / "solutions").mkdir()
     shutil.copy(REPO / "solutions" / f"{SLUG}.py", root / "solutions")
-    for case_id, case in TOY_CASES.items():
+    for case_id, case in cases.items():
         path = package / "cases" / f"{case_id}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(case))
     result = run_judge(["gen", SLUG], root)
     assert result.returncode == 0, result.stdout + result.stderr
     return root
+
+
+@pytest.fixture(scope="session")
+def toy_root(tmp_path_factory) -> Path:
+    """A copy of training-diagnostics with three small cases (expected values generated here).
+
+    A tighter memory limit, so memory bombs reach it long before the CPU-time limit.
+    """
+    return build_toy(tmp_path_factory.mktemp("toy"), TOY_CASES, TOY_MEMORY_MB)
 
 
 def judge_env(root: Path | None) -> dict[str, str]:

@@ -55,8 +55,8 @@ class _Slot(threading.Thread):
             while item := self._next():
                 if self.zygote is None or not self.zygote.alive:  # first use, or it died: start a new one
                     self._close()
-                    self.zygote = Zygote()
-                    judge = Judge(self.plan, self.zygote.launch)
+                    self.zygote = Zygote(self.plan.device)
+                    judge = Judge(self.plan, self.zygote.launch, self.zygote.level)
                 report = _judge_one(judge, item)
                 if not self.zygote.alive:  # its workers died with it: what they did last is not the submission's
                     report = failure_report(self.plan.problem, item.submission.path, self.plan.mode,

@@ -15,6 +15,7 @@ from typing import Any
 
 from judge import messages
 from judge.judging.compare import Comparison, compare
+from judge.judging.result import error_fields, parse
 from judge.judging.verdict import Verdict, from_ending, from_error
 from judge.machine import torch_version
 from judge.package.cases import Case
@@ -99,15 +100,15 @@ class Session:
         self.verified = verified
         """whether a worker has shown that it builds every case bit-identically (checked once per session, or
         once for every worker ``launch`` starts from the same image)"""
-        self.level = "L0"
+        self.hidden_sent = False
+        """whether a hidden case has been sent to a worker (from then on, no text of the submission's is reported)"""
         self._next_id = 0
 
     # -- worker life cycle -------------------------------------------------------------------------------------
     def _start(self) -> None:
         """Start a worker, or record in ``failed_start`` why no worker can judge this submission."""
-        worker = Worker(self.submission, self.memory_bytes, self.launch)
+        worker = Worker(self.submission, self.memory_bytes, self.launch, self.device)
         worker.start()
-        self.level = worker.level
         setup_budget = Budget(cpu_s=4 * SETUP_WALL_S, wall_s=SETUP_WALL_S, memory_bytes=self.memory_bytes)
         to_verify = [] if self.verified else [c.spec() for c in self.cases]
         worker.send({"type": "setup", "device": self.device, "methods": self.methods, "cases": to_verify})
@@ -129,9 +130,13 @@ class Session:
             self.worker = worker
             return
         worker.close()
-        error = message if isinstance(message, dict) and message.get("type") == "import_error" else {
-            "exc": "ImportFailed", "msg": _startup_failure(ready)}
-        self.failed_start = (Verdict.COMPILE_ERROR, {k: str(error.get(k, ""))[:2000] for k in ("exc", "msg", "trace")})
+        error = error_fields(message) if isinstance(message, dict) and message.get("type") == "import_error" else {
+            "exc": "ImportFailed", "msg": _startup_failure(ready), "trace": ""}
+        if self.hidden_sent:
+            # A worker that saw a hidden case could have left its inputs in a file the next import reads and raises
+            # with; only the judge's own words are reported from here on.
+            error = {"exc": "ImportFailed", "msg": messages.say("import_failed_after_hidden"), "trace": ""}
+        self.failed_start = (Verdict.COMPILE_ERROR, error)
 
     def _drop_worker(self) -> None:
         if self.worker:
@@ -155,6 +160,7 @@ class Session:
         return self.worker.request(self._call_message(case_index, call_index), budget)
 
     def _call_message(self, case_index: int, call_index: int) -> dict[str, Any]:
+        self.hidden_sent = self.hidden_sent or self.cases[case_index].hidden
         return {"type": "call", "id": self._next_id, "case": self.cases[case_index].spec(), "call": call_index}
 
     def _warm_up(self, budget: Budget) -> Outcome | None:
@@ -198,19 +204,18 @@ class Session:
             result.error = {"exc": outcome.ended, "msg": _ending_note(outcome, limits)}
             self._drop_worker()
             return result
-        message = outcome.message()
+        reply = parse(outcome.message(), self._next_id)
         if self.worker.leftover():
             self._drop_worker()
-        if not isinstance(message, dict) or message.get("id") != self._next_id or message.get("type") not in (
-                "result", "error"):
+        if reply is None:
             result.verdict, result.error = Verdict.OUTPUT_FORMAT_ERROR, _protocol_violation(
                 "the worker's reply was not a well-formed answer to this call")
             self._drop_worker()
-        elif message["type"] == "error":
-            result.error = {k: str(message.get(k, ""))[:2000] for k in ("exc", "msg", "trace")}
+        elif reply.kind == "error":
+            result.error = reply.error
             result.verdict = from_error(result.error)
         else:
-            _judge_value(result, message.get("value"), expected, item)
+            _judge_value(result, reply.value, expected, item)
         if result.verdict is Verdict.ACCEPTED and outcome.cpu_s > limits.cpu_s:
             result.verdict = Verdict.TIME_LIMIT_EXCEEDED
             result.error = {"exc": "CloseToLimit", "msg": f"used {outcome.cpu_s:.3f} s of CPU, limit {limits.cpu_s:.3f} s"}

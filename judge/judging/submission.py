@@ -96,6 +96,7 @@ class Plan:
 def make_plan(problem: Problem, mode: str, device: str) -> Plan:
     if device == "cuda" and not cuda_available():
         raise BadInput("no_cuda")
+    sandbox.level(device)  # probe the layers once, before any worker starts
     cases = problem.samples if mode == "run" else problem.cases
     expected, sources = zip(*(expected_for(c, device, problem.slug) for c in cases)) if cases else ((), ())
     return Plan(problem, mode, device, cases, list(expected), list(sources), case_limits(problem, cases, device))
@@ -107,6 +108,8 @@ class Judge:
 
     plan: Plan
     launch: Launch = sandbox.start
+    level: str = ""
+    """the security level of the workers ``launch`` starts, as reports print it (default: :func:`sandbox.level`)"""
     verified: bool = False
     """whether a worker from ``launch`` has shown that it builds every case bit-identically, so later
     submissions skip that check (every worker it starts runs the same code on the same machine)"""
@@ -134,7 +137,8 @@ class Judge:
                 wall_s: float) -> dict[str, Any]:
         plan = self.plan
         environment = {"torch": torch_version(), "device": plan.device,
-                       "expected_device": sorted(set(plan.expected_devices)), "security_level": session.level}
+                       "expected_device": sorted(set(plan.expected_devices)),
+                       "security_level": self.level or sandbox.level(plan.device)}
         if session.failed_start:
             environment["startup_error"] = session.failed_start[1]
         return build_report(
@@ -154,7 +158,7 @@ def failure_report(problem: Problem | None, path: Path, mode: str, device: str, 
     return build_report(
         mode=mode, problem=problem or _Unknown(), submission={"path": str(path), "sha256": ""},
         results=[], expected=[], environment={"torch": torch_version(), "device": device, "expected_device": [],
-                                               "security_level": sandbox.level()},
+                                               "security_level": sandbox.level(device)},
         wall_s=0.0, judge_error=reason,
     )
 

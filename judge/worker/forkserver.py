@@ -15,7 +15,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -32,10 +31,12 @@ PACKET = 1 << 16
 class Zygote:
     """One warm process, used by one thread at a time (one job slot)."""
 
-    def __init__(self) -> None:
+    def __init__(self, device: str = "cpu") -> None:
+        self.confinement = sandbox.warm_confinement(device)
+        """the layers every worker it forks gets (at most L1: a fork cannot enter namespaces of its own)"""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            self.started = sandbox.start_zygote(theirs.fileno())
+            self.started = sandbox.start_zygote(theirs.fileno(), device)
         except OSError as exc:
             ours.close()
             raise InternalError("worker_start_failed", reason=exc.strerror) from None
@@ -49,12 +50,17 @@ class Zygote:
             self.close()
             raise InternalError("worker_start_failed", reason="the warm worker did not start")
 
-    def launch(self, submission: Path, fds: tuple[int, int], output_fd: int, memory_bytes: int) -> sandbox.Started:
+    @property
+    def level(self) -> str:
+        """What every report of a worker it forks prints as the security level."""
+        return self.confinement.describe()
+
+    def launch(self, submission: Path, fds: tuple[int, int], output_fd: int, memory_bytes: int,
+               device: str = "cpu") -> sandbox.Started:
         """Copy the submission into a fresh scratch directory and fork a worker on it (see ``sandbox.start``)."""
-        scratch = Path(tempfile.mkdtemp(prefix="judge-worker-"))
-        target = scratch / "solution.py"
-        shutil.copyfile(submission, target)
-        message = {"type": "fork", "solution": str(target), "scratch": str(scratch), "memory_bytes": memory_bytes}
+        scratch = sandbox.make_scratch(submission, self.confinement)
+        message = {"type": "fork", "solution": str(scratch / "solution.py"), "scratch": str(scratch),
+                   "memory_bytes": memory_bytes, "uid": self.confinement.uid, "seccomp": self.confinement.seccomp}
         try:
             socket.send_fds(self.control, [json.dumps(message).encode()], [fds[0], fds[1], output_fd])
         except OSError:
@@ -64,7 +70,7 @@ class Zygote:
             shutil.rmtree(scratch, ignore_errors=True)
             reason = reply["reason"] if reply else "the warm worker has stopped"
             raise InternalError("worker_start_failed", reason=reason)
-        return _ForkedStarted(ForkedProcess(self, reply["pid"]), scratch, sandbox.level())
+        return _ForkedStarted(ForkedProcess(self, reply["pid"]), scratch)
 
     def _receive(self, wanted: str | tuple[str, ...], timeout: float) -> dict[str, Any] | None:
         """Read packets until one of type ``wanted`` arrives (None on timeout or when the zygote is gone)."""

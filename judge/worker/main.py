@@ -1,20 +1,21 @@
 """The worker: the only process that runs submission code. Started by :mod:`judge.worker.sandbox`.
 
-Usage: ``python -I -m judge.worker.main REQUEST_FD RESPONSE_FD SOLUTION_PATH``. A worker forked from a warm
-process (:mod:`judge.worker.zygote`), which ran :func:`prepare` once for all its workers, runs the same
-protocol through :func:`serve`.
+Usage: ``python -I -B -m judge.worker.main REQUEST_FD RESPONSE_FD SOLUTION_PATH [--seccomp]``. A worker forked
+from a warm process (:mod:`judge.worker.zygote`), which ran :func:`prepare` once for all its workers, runs the
+same protocol through :func:`serve`.
 
 Protocol, one JSON object per line on dedicated pipes (never stdout, never pickle):
 
 1. parent -> ``setup`` (device, method names, case *specifications*: never expected values)
-2. worker builds every case once, *before* any submission code runs, answers ``built`` with the checksums,
-   and forgets the cases, so code run at import time finds none of them in memory
+2. worker builds every case once, *before* any submission code runs, installs the seccomp filter when told to
+   (:mod:`judge.worker.seccomp`; a filter that fails to load stops the worker here), answers ``built`` with the
+   checksums, and forgets the cases, so code run at import time finds none of them in memory
 3. worker imports the submission and answers ``ready`` or ``import_error``
 4. parent -> ``call`` (one case's spec and a call index); worker builds that case's objects afresh, calls the
    method and answers ``result`` (the encoded value) or ``error`` (exception type, message, traceback tail)
 
 Everything after step 3 runs alongside untrusted code, so the parent trusts nothing it says: it measures time
-and memory itself and validates every value (:mod:`judge.judging.result`).
+and memory itself and checks every reply (:mod:`judge.judging.result`).
 """
 
 from __future__ import annotations
@@ -113,8 +114,9 @@ def _import_solution(path: str, methods: list[str]) -> Any:
     return cls()
 
 
-def serve(requests: BinaryIO, out: BinaryIO, solution: str) -> None:
-    """The protocol above, from ``setup`` until the parent closes the request pipe."""
+def serve(requests: BinaryIO, out: BinaryIO, solution: str, confine: bool) -> None:
+    """The protocol above, from ``setup`` until the parent closes the request pipe; ``confine``: install the
+    seccomp filter before the submission is imported."""
     import torch
 
     from judge.package.build import checksum, resolve_args
@@ -123,12 +125,17 @@ def serve(requests: BinaryIO, out: BinaryIO, solution: str) -> None:
     setup = json.loads(requests.readline())
     device, methods = setup["device"], setup["methods"]
     _force_full_fp32(torch, device)
-    _send(out, {"type": "built", "checksums": [checksum(_build(c, "cpu")) for c in setup["cases"]]})
+    checksums = [checksum(_build(c, "cpu")) for c in setup["cases"]]
     del setup  # no case, hidden or not, stays in memory while the submission is imported
     try:
         np = importlib.import_module("numpy")
     except ImportError:
         np = None
+    if confine:
+        from judge.worker import seccomp
+
+        seccomp.install()
+    _send(out, {"type": "built", "checksums": checksums})
     try:
         solution_obj = _import_solution(solution, methods)
     except BaseException as exc:  # noqa: BLE001 -- SystemExit at import is the submission's failure too
@@ -165,7 +172,7 @@ def prepare() -> None:
 def main() -> None:
     request_fd, response_fd, solution = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     prepare()
-    serve(os.fdopen(request_fd, "rb"), os.fdopen(response_fd, "wb"), solution)
+    serve(os.fdopen(request_fd, "rb"), os.fdopen(response_fd, "wb"), solution, "--seccomp" in sys.argv[4:])
 
 
 if __name__ == "__main__":

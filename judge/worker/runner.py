@@ -22,7 +22,8 @@ POLL_S = 0.005
 RESPONSE_CAP = 1 << 20
 OUTPUT_CAP = 64 << 10
 
-Launch = Callable[[Path, tuple[int, int], int, int], sandbox.Started]
+Launch = Callable[[Path, tuple[int, int], int, int, str], sandbox.Started]
+"""how a worker is started: :func:`judge.worker.sandbox.start`, or a warm process's ``launch``"""
 """starts a confined worker, like :func:`judge.worker.sandbox.start` (a fresh interpreter) or
 :meth:`judge.worker.forkserver.Zygote.launch` (a fork of a warm one)"""
 
@@ -64,6 +65,7 @@ class Worker:
     submission: Path
     memory_bytes: int
     launch: Launch = sandbox.start
+    device: str = "cpu"
     started: sandbox.Started | None = None
     _request_w: int = -1
     _response_r: int = -1
@@ -77,16 +79,13 @@ class Worker:
         self._response_r, response_w = os.pipe()
         self._output_r, output_w = os.pipe()
         try:
-            self.started = self.launch(self.submission, (request_r, response_w), output_w, self.memory_bytes)
+            self.started = self.launch(self.submission, (request_r, response_w), output_w, self.memory_bytes,
+                                       self.device)
         finally:
             for fd in (request_r, response_w, output_w):
                 os.close(fd)
         for fd in (self._response_r, self._output_r):
             os.set_blocking(fd, False)
-
-    @property
-    def level(self) -> str:
-        return self.started.level if self.started else sandbox.level()
 
     @property
     def pid(self) -> int:

@@ -6,7 +6,7 @@ Usage: ``python -I -m judge.worker.zygote CONTROL_FD`` (started by :func:`judge.
 Control protocol on a Unix ``SOCK_SEQPACKET`` socket, one JSON object per packet:
 
 * zygote -> parent, once: ``ready``.
-* parent -> zygote: ``fork`` (``solution``, ``scratch``, ``memory_bytes``) with three descriptors attached: the
+* parent -> zygote: ``fork`` (``solution``, ``scratch``, ``memory_bytes``, ``uid``, ``seccomp``) with three descriptors attached: the
   worker's ends of the request, response and output pipes. The zygote forks; the child confines itself
   (:func:`judge.worker.sandbox.confine_forked_worker`) and runs the worker protocol (:func:`judge.worker.main.serve`).
   The zygote closes its copies of the descriptors and answers ``forked`` (``pid``) or ``fork_failed`` (``reason``).
@@ -57,9 +57,11 @@ def _run_child(message: dict[str, Any], fds: list[int], zygote: int) -> None:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         request_r, response_w, output_w = fds
+        uid = message.get("uid")
         sandbox.confine_forked_worker(Path(message["scratch"]), int(message["memory_bytes"]), output_w,
-                                      (request_r, response_w), zygote)
-        main.serve(os.fdopen(request_r, "rb"), os.fdopen(response_w, "wb"), message["solution"])
+                                      (request_r, response_w), zygote, None if uid is None else int(uid))
+        main.serve(os.fdopen(request_r, "rb"), os.fdopen(response_w, "wb"), message["solution"],
+                   bool(message.get("seccomp")))
         code = 0
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 1

@@ -1,0 +1,63 @@
+"""The trust boundary: turn what a worker sent back into a checked reply, or say that it is not one.
+
+Once the submission is imported, every byte on the response pipe may be forged: the submission runs in the
+worker's process and can write to the pipe, patch ``json`` or the encoder, or die half-way through a line.
+So a reply is accepted only when it is a JSON object whose ``type`` is ``result`` or ``error`` and whose ``id``
+is exactly the integer the parent asked with (``True == 1`` in Python, so the type is checked too). A value
+nested deeper than ``MAX_DEPTH`` is refused with an iterative walk, so neither this check nor the comparison,
+the report or the JSON encoder that come after it can be driven into a ``RecursionError``. Error fields are
+kept only when they are strings, and cut to ``MESSAGE_CHARS``: ``str()`` is never called on a hostile object.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+MAX_DEPTH = 64
+"""the worker encodes at most 32 levels (``judge.worker.main.ENCODE_DEPTH``); anything deeper is forged"""
+MESSAGE_CHARS = 2000
+ERROR_FIELDS = ("exc", "msg", "trace")
+
+
+@dataclass(frozen=True)
+class Reply:
+    kind: Literal["result", "error"]
+    value: Any = None
+    """the returned value, for ``result`` (plain JSON: dict, list, str, int, float, bool or None)"""
+    error: dict[str, str] | None = None
+    """``exc``, ``msg`` and ``trace``, for ``error``"""
+
+
+def depth(value: Any) -> int:
+    """How deeply lists and dicts nest in ``value`` (0 for a scalar), without recursion."""
+    deepest, todo = 0, [(value, 0)]
+    while todo:
+        item, level = todo.pop()
+        if type(item) is list:
+            children = item
+        elif type(item) is dict:
+            children = list(item.values())
+        else:
+            continue
+        deepest = max(deepest, level + 1)
+        if deepest > MAX_DEPTH:
+            return deepest
+        todo.extend((child, level + 1) for child in children)
+    return deepest
+
+
+def error_fields(message: dict[str, Any]) -> dict[str, str]:
+    """The error's ``exc``, ``msg`` and ``trace`` as short strings; a field that is not a string becomes ``""``."""
+    return {key: message[key][:MESSAGE_CHARS] if type(message.get(key)) is str else "" for key in ERROR_FIELDS}
+
+
+def parse(message: Any, call_id: int) -> Reply | None:
+    """The reply to call ``call_id``, or None when ``message`` is not a well-formed one (a protocol violation)."""
+    if type(message) is not dict or type(message.get("id")) is not int or message["id"] != call_id:
+        return None
+    if message.get("type") == "error":
+        return Reply("error", error=error_fields(message))
+    if message.get("type") != "result" or "value" not in message or depth(message["value"]) > MAX_DEPTH:
+        return None
+    return Reply("result", value=message["value"])

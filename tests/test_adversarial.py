@@ -1,0 +1,276 @@
+"""The adversarial suite: every file in ``tests/adversarial/`` is judged by the real ``judge submit``.
+
+Each file is one hostile or broken submission. Its first comment lines declare::
+
+    # verdict: wrong_answer          the verdict the judge must give it
+    # attack: what it tries          (one line, for people)
+    # stopped by: what stops it      (the layer or the step of the judge, for people)
+    # needs: L1 | L2 | uid           optional: the weakest confinement under which the verdict holds
+    # base: reference                optional: the reference solution is prepended, so the file can subclass it
+
+and the test checks, beyond the verdict, that the judge exits 0 or 1 (never 3, never a crash), that no process
+of the submission survives it, that no file outside the worker's scratch directory changed, that the scratch
+directory is gone, and that no text from the submission reaches a hidden case in the report.
+A case whose ``needs`` this machine does not meet is skipped, saying which confinement was found.
+
+The problem is a small copy of training-diagnostics (one sample and one hidden case, CPU floor 0.5 s, 450 MB),
+so the whole suite runs in a few minutes. Survivors are found by a marker: every judge run gets its own
+``TMPDIR``, which the worker's environment (``HOME``, ``TMPDIR``) and working directory carry.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from judge.worker import sandbox
+from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, _mlp_case, build_toy, judge_env
+
+SUITE = REPO / "tests" / "adversarial"
+VERDICTS = ("accepted", "wrong_answer", "time_limit_exceeded", "memory_limit_exceeded", "runtime_error",
+            "compile_error", "output_format_error")
+HEADER_KEYS = ("verdict", "attack", "stopped by", "needs", "base")
+CANARY = "adv-canary"
+"""attacks that write outside their scratch directory put this in the names they write"""
+SHARED_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
+OTHER_STUDENT = "OTHER-STUDENT-SECRET"
+LEAK = "LEAKED-"
+"""attacks that try to smuggle hidden inputs into the report prefix them with this"""
+JUDGE_TIMEOUT_S = 180
+
+
+def _hidden_case() -> dict:
+    case = _mlp_case("batch of six", 20, 6)
+    case["calls"].append({"method": "diagnose", "args": [
+        [{"mean": 0.1, "std": 0.05, "dead_fraction": 0.2}], [{"mean": 0.0, "std": 0.1, "norm": 2.0}]]})
+    return case
+
+
+ADVERSARIAL_CASES = {"sample/01-small": _mlp_case("a small ReLU MLP", 10, 8), "hidden/01-six": _hidden_case()}
+
+
+@dataclass(frozen=True)
+class Attack:
+    path: Path
+    header: dict[str, str]
+
+    @property
+    def verdict(self) -> str:
+        return self.header["verdict"]
+
+    def source(self) -> str:
+        text = self.path.read_text()
+        return REFERENCE_SOURCE + "\n\n" + text if self.header.get("base") == "reference" else text
+
+
+def _header(path: Path) -> dict[str, str]:
+    header = {}
+    for line in path.read_text().splitlines():
+        if not line.startswith("# "):
+            break
+        key, _, value = line[2:].partition(":")
+        if key in HEADER_KEYS:
+            header[key] = value.strip()
+    return header
+
+
+ATTACKS = [Attack(p, _header(p)) for p in sorted(SUITE.glob("*.py"))]
+
+
+def test_the_suite_is_complete_and_well_formed():
+    assert len(ATTACKS) >= 60
+    for attack in ATTACKS:
+        assert attack.verdict in VERDICTS, attack.path.name
+        assert attack.header.get("attack") and attack.header.get("stopped by"), attack.path.name
+        assert attack.header.get("needs") in (None, "L1", "L2", "uid"), attack.path.name
+
+
+@pytest.fixture(scope="session")
+def adversarial_root(tmp_path_factory) -> Path:
+    """The small problem, calibrated once, with the judge's bytecode compiled so judging writes none of it."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "judge")], check=True)
+    root = build_toy(tmp_path_factory.mktemp("adversarial"), ADVERSARIAL_CASES, memory_mb=450, time_floor_s=0.5)
+    reference = root / "solutions" / f"{SLUG}.py"
+    calibrate = subprocess.run([sys.executable, "-m", "judge", "submit", SLUG, str(reference), "--format", "json"],
+                               capture_output=True, text=True, env=judge_env(root), timeout=JUDGE_TIMEOUT_S)
+    assert json.loads(calibrate.stdout)["verdict"] == "accepted", calibrate.stderr
+    return root
+
+
+@pytest.fixture(scope="session")
+def confinement() -> sandbox.Confinement:
+    return sandbox.confinement()
+
+
+def _unmet(needs: str | None, found: sandbox.Confinement) -> bool:
+    return (needs == "L2" and found.bwrap is None or needs == "L1" and not found.seccomp
+            or needs == "uid" and found.uid is None)
+
+
+def _snapshot(roots: list[Path]) -> dict[str, tuple[int, int, int]]:
+    """Every file under ``roots`` with its inode, size and modification time."""
+    seen = {}
+    for root in roots:
+        for dirpath, _, files in os.walk(root):
+            for name in files:
+                path = os.path.join(dirpath, name)
+                try:
+                    st = os.lstat(path)
+                except OSError:
+                    continue
+                seen[path] = (st.st_ino, st.st_size, st.st_mtime_ns)
+    return seen
+
+
+def _canaries() -> list[str]:
+    return [f"{d}/{name}" for d in SHARED_DIRS if os.path.isdir(d) for name in os.listdir(d) if CANARY in name]
+
+
+def survivors(marker: str) -> list[str]:
+    """Live processes whose environment or working directory carries ``marker``."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) == os.getpid():
+            continue
+        try:
+            environ = (proc / "environ").read_bytes()
+            cwd = os.readlink(proc / "cwd")
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if marker.encode() in environ or marker in cwd:
+            found.append(f"{proc.name}: {cmdline[:120]}")
+    return found
+
+
+@pytest.fixture
+def arena():
+    """A world-readable folder for one judgement: the submission, another student's, and the judge's TMPDIR."""
+    base = Path("/tmp") / f"adv-{uuid.uuid4().hex[:12]}"
+    (base / "submissions").mkdir(parents=True)
+    (base / "tmp").mkdir()
+    base.chmod(0o755)
+    (base / "submissions").chmod(0o755)
+    other = base / "submissions" / "other-student.py"
+    other.write_text(f"# {OTHER_STUDENT}\n" + REFERENCE_SOURCE)
+    other.chmod(0o644)
+    yield base
+    shutil.rmtree(base, ignore_errors=True)
+    for path in _canaries():
+        shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else os.unlink(path)
+
+
+def _judge(root: Path, submission: Path, arena: Path, timeout: float = JUDGE_TIMEOUT_S) -> subprocess.Popen:
+    env = judge_env(root)
+    env["TMPDIR"] = str(arena / "tmp")
+    return subprocess.Popen([sys.executable, "-m", "judge", "submit", SLUG, str(submission), "--format", "json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def _hidden_text(report: dict) -> str:
+    return json.dumps([t for t in report["tests"] if t["extra_data"]["hidden"]])
+
+
+@pytest.mark.parametrize("attack", ATTACKS, ids=[a.path.stem for a in ATTACKS])
+def test_attack(attack, adversarial_root, confinement, arena):
+    needs = attack.header.get("needs")
+    if _unmet(needs, confinement):
+        pytest.skip(f"needs {needs}; this machine gives {confinement.describe()}")
+    submission = arena / "submissions" / attack.path.name
+    submission.write_text(attack.source())
+    submission.chmod(0o644)
+    watched = [REPO / "judge", REPO / "problems", REPO / "solutions", SUITE, adversarial_root, arena / "submissions"]
+    before = _snapshot(watched)
+    assert not _canaries(), "a canary from an earlier run is still there"
+
+    judge = _judge(adversarial_root, submission, arena)
+    out, err = judge.communicate(timeout=JUDGE_TIMEOUT_S)
+    assert judge.returncode in (0, 1), f"judge exit status {judge.returncode}\n{err[-3000:]}"
+    report = json.loads(out)
+
+    seen = [t["extra_data"]["verdict"] for t in report["tests"]]
+    assert report["verdict"] == attack.verdict, f"per case: {seen}; error: {report['judge'].get('startup_error')}"
+    assert not survivors(arena.name), "processes of the submission survived the judge"
+    after = _snapshot(watched)
+    changed = sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
+    assert not changed, f"files outside the scratch directory changed: {changed[:5]}"
+    assert not _canaries(), "the submission wrote outside its scratch directory"
+    assert not list((arena / "tmp").iterdir()), "the scratch directory was not removed"
+    hidden = _hidden_text(report)
+    assert LEAK not in hidden and OTHER_STUDENT not in hidden
+    for test in report["tests"]:
+        if test["extra_data"]["hidden"]:
+            assert "inputs" not in test["extra_data"]
+            assert all(set(c) <= {"method", "verdict", "cpu_time_s", "failed_field", "limit"}
+                       for c in test["extra_data"]["calls"])
+
+
+SLEEPER = REFERENCE_SOURCE + '''
+
+class Solution(Solution):
+    def compute_activation_stats(self, model, x):
+        import time
+        time.sleep(600)
+'''
+
+
+def test_killing_the_judge_leaves_no_worker_behind(adversarial_root, arena):
+    """A judge that dies mid-judgement takes its worker with it (death signal, and bubblewrap's die-with-parent)."""
+    submission = arena / "submissions" / "sleeper.py"
+    submission.write_text(SLEEPER)
+    judge = _judge(adversarial_root, submission, arena)
+    deadline = time.monotonic() + 60
+    while not survivors(arena.name) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert survivors(arena.name), "the worker never started"
+    judge.send_signal(signal.SIGKILL)
+    judge.wait()
+    deadline = time.monotonic() + 5
+    while survivors(arena.name) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not survivors(arena.name)
+
+
+RELAY = REFERENCE_SOURCE + '''
+
+import os
+RELAY = "{relay}"
+if os.path.exists(RELAY):
+    raise ImportError("LEAKED- " + open(RELAY).read())
+
+
+class Solution(Solution):
+    def compute_activation_stats(self, model, x):
+        if x.shape[0] == 6:  # the first hidden case of the toy problem
+            with open(RELAY, "w") as f:
+                f.write(repr(x.tolist()))
+            os._exit(1)
+        return super().compute_activation_stats(model, x)
+'''
+
+
+def test_an_import_error_after_a_hidden_case_is_not_reported(toy_root, arena):
+    """Below L2 a worker can leave a hidden input in a shared folder and make the next import raise it."""
+    relay = Path("/tmp") / f"{CANARY}-relay-{arena.name}"
+    submission = arena / "submissions" / "relay.py"
+    submission.write_text(RELAY.replace("{relay}", str(relay)))
+    env = {**judge_env(toy_root), "JUDGE_MAX_LEVEL": "L1", "TMPDIR": str(arena / "tmp")}
+    try:
+        judged = subprocess.run([sys.executable, "-m", "judge", "submit", SLUG, str(submission), "--format", "json"],
+                                capture_output=True, text=True, env=env, timeout=JUDGE_TIMEOUT_S)
+        assert relay.exists(), "the relay file was not written: the test no longer exercises the leak"
+    finally:
+        relay.unlink(missing_ok=True)
+    report = json.loads(judged.stdout)
+    assert [t["extra_data"]["verdict"] for t in report["tests"]] == ["accepted", "runtime_error", "compile_error"]
+    assert LEAK not in judged.stdout
