@@ -166,7 +166,7 @@ class Zygote:
 def main() -> None:
     control = socket.socket(fileno=int(sys.argv[1]))
     from judge.worker import main as worker
-    from judge.worker import sandbox  # noqa: F401 -- imported by every child
+    from judge.worker import sandbox, seccomp  # noqa: F401 -- imported by every child, before its uid changes
 
     worker.prepare()
     try:
