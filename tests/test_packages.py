@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -80,27 +81,39 @@ def test_verify_judges_every_declared_submission_through_the_real_judge(tmp_path
     assert result.stdout.count("ok  ") >= 41
 
 
-def test_verify_names_a_corrupted_expected_value(tmp_path):
+def _copy_bundle(tmp_path) -> Path:
+    """A copy of the bundled problems and solutions, for tests that change or regenerate them."""
     root = tmp_path / "copy"
     shutil.copytree(REPO / "problems", root / "problems")
     shutil.copytree(REPO / "solutions", root / "solutions")
-    case = root / "problems" / "dead-relu-detector" / "cases" / "hidden" / "02-negative-bias-deep.json"
+    return root
+
+
+def _copy_and_edit(tmp_path, case_path: str, edit) -> Path:
+    """:func:`_copy_bundle`, with one case file changed by ``edit``."""
+    root = _copy_bundle(tmp_path)
+    case = root / "problems" / case_path
     data = json.loads(case.read_text())
-    data["expected"]["cpu"]["outputs"][0][1] += 0.25
+    edit(data)
     case.write_text(json.dumps(data))
+    return root
+
+
+def test_verify_names_a_corrupted_expected_value(tmp_path):
+    def corrupt(data):
+        data["expected"]["cpu"]["outputs"][0][1] += 0.25
+
+    root = _copy_and_edit(tmp_path, "dead-relu-detector/cases/hidden/02-negative-bias-deep.json", corrupt)
     result = run_judge(["verify", "dead-relu-detector", "--no-submissions"], root)
     assert result.returncode == 1
     assert "02-negative-bias-deep.json: expected.cpu.outputs[0][1]" in result.stdout
 
 
 def test_verify_names_a_changed_construction(tmp_path):
-    root = tmp_path / "copy"
-    shutil.copytree(REPO / "problems", root / "problems")
-    shutil.copytree(REPO / "solutions", root / "solutions")
-    case = root / "problems" / "training-diagnostics" / "cases" / "sample" / "01-healthy-kaiming-mlp.json"
-    data = json.loads(case.read_text())
-    data["objects"]["x"]["seed"] += 1
-    case.write_text(json.dumps(data))
+    def reseed(data):
+        data["objects"]["x"]["seed"] += 1
+
+    root = _copy_and_edit(tmp_path, "training-diagnostics/cases/sample/01-healthy-kaiming-mlp.json", reseed)
     result = run_judge(["verify", "training-diagnostics", "--no-submissions"], root)
     assert result.returncode == 1 and "01-healthy-kaiming-mlp.json: build_sha256" in result.stdout
 
@@ -118,9 +131,7 @@ def test_statement_examples_come_from_the_sample_files():
 
 
 def test_gen_reproduces_the_stored_files(tmp_path):
-    root = tmp_path / "copy"
-    shutil.copytree(REPO / "problems", root / "problems")
-    shutil.copytree(REPO / "solutions", root / "solutions")
+    root = _copy_bundle(tmp_path)
     for slug in SLUGS:
         assert run_judge(["gen", slug], root).returncode == 0
         for case in (REPO / "problems" / slug / "cases").rglob("*.json"):
