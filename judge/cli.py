@@ -57,7 +57,7 @@ def _record(report: dict[str, Any], source: str) -> None:
 
 
 def _judge(args: argparse.Namespace, mode: str) -> int:
-    from judge.judging.submission import failure_report, judge_file
+    from judge.pipeline import failure_report, judge_file
 
     problem = find_problem(args.slug)
     path = _solution_path(args)
@@ -197,7 +197,7 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 
 def cmd_gen(args: argparse.Namespace) -> int:
-    from judge.package.generate import generate
+    from judge.author.generate import generate
 
     problem = find_problem(args.slug)
     if args.device == "cuda":
@@ -210,10 +210,25 @@ def cmd_gen(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from judge.package.verify import verify
+    from judge.author.verify import verify
+    from judge.package.problem import available, problems_root
 
-    problems = [find_problem(s) for s in args.slugs] if args.slugs else None
-    return EXIT_OK if verify(problems, declared=not args.no_submissions, log=print) else EXIT_NOT_ACCEPTED
+    known = available()
+    if not known:
+        raise BadInput("no_problems", root=problems_root())
+    for slug in args.slugs:
+        if slug not in known:
+            raise BadInput("unknown_problem", slug=slug, known=", ".join(known))
+    return EXIT_OK if verify(args.slugs, declared=not args.no_submissions, log=print) else EXIT_NOT_ACCEPTED
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from judge.author.scaffold import scaffold
+
+    package, reference = scaffold(args.slug)
+    print(messages.say("new_written", package=package, reference=reference))
+    print(messages.say("new_next", reference=reference, cases=package / "cases", slug=args.slug))
+    return EXIT_OK
 
 
 def _add_judging_options(p: argparse.ArgumentParser) -> None:
@@ -250,6 +265,7 @@ def parser() -> argparse.ArgumentParser:
         ("submit", cmd_submit, "judge a solution on every case, samples then hidden"),
         ("history", cmd_history, "list your past attempts at a problem (or at every problem)"),
         ("statement", cmd_statement, "render a problem statement"),
+        ("new", cmd_new, "author: start a new problem package (and its reference stub) from a skeleton"),
         ("gen", cmd_gen, "author: compute expected values with the reference and reject fragile cases"),
         ("verify", cmd_verify, "author: check problem packages and judge their declared submissions"),
         ("grade", cmd_grade, "instructor: judge a folder of submissions in parallel, with per-student and class reports"),
@@ -274,6 +290,7 @@ def parser() -> argparse.ArgumentParser:
     made["statement"].add_argument("--format", choices=("markdown", "html", "text"), default="markdown")
     made["statement"].add_argument("--lang", choices=("en", "zh"), default="en")
     made["statement"].add_argument("--output", type=Path)
+    made["new"].add_argument("slug", help="the new problem's name: lowercase words joined by hyphens")
     made["gen"].add_argument("slug")
     made["gen"].add_argument("--dry-run", action="store_true", help="check and report, write nothing")
     made["gen"].add_argument("--device", choices=("cpu", "cuda"), default="cpu",

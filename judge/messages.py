@@ -80,6 +80,17 @@ CATALOGUE: dict[str, str] = {
     "merge_done": "{total} students from {folders} folders",
     # authoring
     "gen_rejected": "{case}: rejected as fragile: {reason}",
+    "gen_bad_output": "{case}: call {call} ({method}) returns {what}; outputs hold only numbers, strings, lists and dicts with string keys (a decision is a string, never a bool or None)",
+    "gen_small_values": "{count} expected value(s) lie between 0 and {below}, where the absolute tolerance compares them weakly (first: {path} = {value}); keep them at or above {below}, or exactly 0, report them on a log scale, or list their name in [fragility] fractions if they are exact fractions",
+    "gen_reference_failed": "{case}: the reference raised {reason} on call {call} ({method})",
+    "no_reference": "{path}: no reference solution; write class Solution there ('judge new' writes a stub)",
+    "new_exists": "{path} already exists; choose another slug, or remove it first",
+    "new_bad_slug": "'{slug}' is not a valid slug: use lowercase letters, digits and single hyphens, e.g. grad-clip-audit",
+    "new_written": "wrote {package} and the reference stub {reference}",
+    "new_next": "next: write the reference in {reference}, add cases under {cases}, then 'judge gen {slug}' and 'judge verify {slug}' (see docs/authoring.md)",
+    "verify_warning": "warning: {text}",
+    "verify_near_limit": "{path}: {case} used {used} of its {limit} {what} limit",
+    "verify_summary": "{problems} problem(s): {failed} failed, {errors} error(s), {warnings} warning(s)",
     "verify_mismatch": "{case}: {field}: stored {stored}, recomputed {got}",
     "verify_declared": "{path}: declared {declared}, judged {got}",
 }

@@ -4,7 +4,8 @@ import math
 
 import pytest
 
-from judge.judging.compare import compare, numbers_match
+from judge.judging.compare import compare
+from judge.package.tolerance import DEFAULT, Tolerance, parse_tolerance
 
 INF, NAN = math.inf, math.nan
 
@@ -40,7 +41,7 @@ NUMBER_ROWS = [
 @pytest.mark.parametrize("got, expected, passes", NUMBER_ROWS)
 def test_number_rows(got, expected, passes):
     if type(got) is float:
-        assert numbers_match(got, expected) is passes
+        assert DEFAULT.matches(got, expected) is passes
     assert compare(got, expected).accepted is passes
 
 
@@ -78,3 +79,29 @@ def test_fields_are_named_for_the_report():
 def test_every_difference_is_listed_up_to_a_cap():
     result = compare([1.0] * 100, [2.0] * 100)
     assert 1 < len(result.differences) <= 20
+
+
+def test_the_default_rule_text_is_derived_from_its_numbers():
+    assert DEFAULT.formula == "|got - expected| <= 1e-4 * max(1, |expected|) + 1e-9"
+    assert DEFAULT.formula in DEFAULT.sentence("en") and DEFAULT.formula in DEFAULT.sentence("zh")
+    assert Tolerance(relative=1e-3, absolute=0.01, slack=0).formula == "|got - expected| <= max(0.01, 1e-3 * |expected|)"
+    assert Tolerance(relative=0, absolute=0.5).formula == "|got - expected| <= 0.5 + 1e-9"
+
+
+@pytest.mark.parametrize("got, expected, passes", [(0.109, 0.1, True), (0.111, 0.1, False), (2000.0, 1995.0, True),
+                                                   (2000.0, 1980.0, False)])
+def test_a_problem_tolerance_is_what_compare_applies(got, expected, passes):
+    loose = Tolerance(relative=5e-3, absolute=0.01, slack=0)
+    result = compare(got, expected, tolerance=loose)
+    assert result.accepted is passes
+    if not passes:
+        assert result.differences[0].tolerance == loose.bound(expected)
+
+
+@pytest.mark.parametrize("table, problem", [
+    ({"relative": -1e-4}, "relative"), ({"absolute": "1e-4"}, "absolute"), ({"slak": 1e-9}, "slak"),
+    ({"relative": 0, "absolute": 0}, "above 0"), ({"absolute": math.inf}, "absolute"),
+])
+def test_a_bad_comparison_table_says_what_is_wrong(table, problem):
+    with pytest.raises(ValueError, match=problem):
+        parse_tolerance(table)

@@ -18,7 +18,8 @@ from judge import messages
 from judge.errors import JudgeError
 from judge.grading.discover import Loaded
 from judge.grading.progress import Progress
-from judge.judging.submission import Judge, Plan, failure_report
+from judge.judging.submission import Plan
+from judge.pipeline import Judge, failure_report
 from judge.worker.forkserver import Zygote
 
 JOIN_S = 0.2

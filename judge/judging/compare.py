@@ -1,8 +1,7 @@
-"""The comparison rule, defined once.
+"""The comparison of a submission's value with the expected one.
 
-A number passes when ``|got - expected| <= 1e-4 * max(1, |expected|) + 1e-9``:
-the relative part keeps float32 statistics in the thousands comparable, the slack absorbs the binary
-representation of 4-decimal values (``0.0313 - 0.0312 > 1e-4`` in binary). NaN matches only NaN and an
+A number passes when it is within the problem's tolerance (:class:`judge.package.tolerance.Tolerance`,
+by default ``|got - expected| <= 1e-4 * max(1, |expected|) + 1e-9``). NaN matches only NaN and an
 infinity only the same infinity. Strings and integers compare exactly; list lengths and dict keys must match
 exactly. The submission is never re-rounded. ``shared/research/numerics.md`` §3 has the measurements.
 
@@ -16,22 +15,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-RELATIVE = 1e-4
-SLACK = 1e-9
+from judge.package.tolerance import DEFAULT, Tolerance
+
 MAX_DIFFS = 20
-RULE_TEXT = "|got - expected| <= 1e-4 * max(1, |expected|) + 1e-9"
-
-
-def tolerance(expected: float) -> float:
-    return RELATIVE * max(1.0, abs(expected)) + SLACK
-
-
-def numbers_match(got: float, expected: float) -> bool:
-    if math.isnan(expected) or math.isnan(got):
-        return math.isnan(expected) and math.isnan(got)
-    if math.isinf(expected) or math.isinf(got):
-        return got == expected
-    return abs(got - expected) <= tolerance(expected)
 
 
 @dataclass(frozen=True)
@@ -42,16 +28,14 @@ class Difference:
     expected: Any
     problem: str
     """``value``, ``length``, ``keys`` or ``type``"""
+    tolerance: float | None = None
+    """how far a number may stray from ``expected`` (None for anything else)"""
 
     @property
     def error(self) -> float | None:
         if type(self.got) in (int, float) and type(self.expected) in (int, float):
             return abs(_as_float(self.got) - _as_float(self.expected))
         return None
-
-    @property
-    def tolerance(self) -> float | None:
-        return tolerance(self.expected) if type(self.expected) is float else None
 
 
 @dataclass
@@ -84,7 +68,7 @@ def _describe_type(value: Any) -> str:
             int: "an integer", float: "a number"}.get(type(value), "an unknown value")
 
 
-def _walk(got: Any, expected: Any, path: str, item: str, out: Comparison) -> None:
+def _walk(got: Any, expected: Any, path: str, item: str, out: Comparison, tol: Tolerance) -> None:
     if out.format_error or len(out.differences) >= MAX_DIFFS:
         return
     if isinstance(got, dict) and "$unsupported" in got:
@@ -94,8 +78,9 @@ def _walk(got: Any, expected: Any, path: str, item: str, out: Comparison) -> Non
     if kind is float or kind is int:
         if type(got) not in (int, float):
             out.format_error = Difference(path or "result", _describe_type(got), "a number", "type")
-        elif not (numbers_match(_as_float(got), expected) if kind is float else got == expected):
-            out.differences.append(Difference(path or "result", got, expected, "value"))
+        elif not (tol.matches(_as_float(got), expected) if kind is float else got == expected):
+            bound = tol.bound(expected) if kind is float else None
+            out.differences.append(Difference(path or "result", got, expected, "value", bound))
     elif kind is str:
         if type(got) is not str:
             out.format_error = Difference(path or "result", _describe_type(got), "a string", "type")
@@ -108,7 +93,7 @@ def _walk(got: Any, expected: Any, path: str, item: str, out: Comparison) -> Non
             out.differences.append(Difference(_join(path, "length"), len(got), len(expected), "length"))
         else:
             for i, (g, e) in enumerate(zip(got, expected)):
-                _walk(g, e, _join(path, f"{item} {i + 1}"), item, out)
+                _walk(g, e, _join(path, f"{item} {i + 1}"), item, out, tol)
     elif kind is dict:
         if type(got) is not dict:
             out.format_error = Difference(path or "result", _describe_type(got), "a dict", "type")
@@ -116,13 +101,13 @@ def _walk(got: Any, expected: Any, path: str, item: str, out: Comparison) -> Non
             out.differences.append(Difference(_join(path, "keys"), sorted(got), sorted(expected), "keys"))
         else:
             for key in expected:
-                _walk(got[key], expected[key], _join(path, key), item, out)
+                _walk(got[key], expected[key], _join(path, key), item, out, tol)
     elif got != expected:  # None and other literal JSON values
         out.differences.append(Difference(path or "result", got, expected, "value"))
 
 
-def compare(got: Any, expected: Any, item: str = "item") -> Comparison:
+def compare(got: Any, expected: Any, item: str = "item", tolerance: Tolerance = DEFAULT) -> Comparison:
     """Compare a decoded submission value with the expected one; ``item`` names list entries (``layer``)."""
     out = Comparison()
-    _walk(got, expected, "", item, out)
+    _walk(got, expected, "", item, out, tolerance)
     return out

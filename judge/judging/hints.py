@@ -20,16 +20,17 @@ from typing import Any
 from judge.judging.compare import MAX_DIFFS, compare
 from judge.judging.session import CallResult
 from judge.package.cases import Case
+from judge.package.tolerance import DEFAULT, Tolerance
 
 STRUCTURE = ("length", "keys")
 
 
-def carries(got: Any, mistake: Any, expected: Any) -> bool:
+def carries(got: Any, mistake: Any, expected: Any, tolerance: Tolerance = DEFAULT) -> bool:
     """Whether ``got`` agrees with ``mistake`` wherever ``mistake`` departs from ``expected``."""
-    departs = compare(mistake, expected)
+    departs = compare(mistake, expected, tolerance=tolerance)
     if departs.accepted or departs.format_error:
         return False
-    differs = compare(got, mistake)
+    differs = compare(got, mistake, tolerance=tolerance)
     if differs.accepted:
         return True
     whole = len(departs.differences) >= MAX_DIFFS or any(
@@ -39,7 +40,8 @@ def carries(got: Any, mistake: Any, expected: Any) -> bool:
     return not {d.field for d in departs.differences} & {d.field for d in differs.differences}
 
 
-def recognise(case: Case, calls: list[CallResult], expected: list[Any]) -> dict[int, list[str]]:
+def recognise(case: Case, calls: list[CallResult], expected: list[Any],
+              tolerance: Tolerance = DEFAULT) -> dict[int, list[str]]:
     """The pitfalls ``case`` shows, by the index of the call that shows them (the judged calls are ``calls``)."""
     by_pitfall: dict[str, dict[int, Any]] = {}
     for mistake in case.mistakes:
@@ -47,7 +49,7 @@ def recognise(case: Case, calls: list[CallResult], expected: list[Any]) -> dict[
     shown: dict[int, list[str]] = {}
     for pitfall, outputs in by_pitfall.items():
         judged = [i for i in outputs if i < len(calls)]
-        if judged and all(calls[i].comparison is not None and carries(calls[i].value, outputs[i], expected[i])
+        if judged and all(calls[i].comparison is not None and carries(calls[i].value, outputs[i], expected[i], tolerance)
                           for i in judged):
             for i in judged:
                 shown.setdefault(i, []).append(pitfall)

@@ -19,6 +19,7 @@ from judge.judging.result import error_fields, parse
 from judge.judging.verdict import Verdict, from_ending, from_error
 from judge.machine import torch_version
 from judge.package.cases import Case
+from judge.package.tolerance import DEFAULT, Tolerance
 from judge.worker import sandbox
 from judge.worker.runner import Budget, Launch, Outcome, Worker
 
@@ -182,16 +183,18 @@ class Session:
             self._start()
         return None
 
-    def call(self, case_index: int, call_index: int, limits: CaseLimits, expected: Any, item: str) -> CallResult:
+    def call(self, case_index: int, call_index: int, limits: CaseLimits, expected: Any, item: str,
+             tolerance: Tolerance = DEFAULT) -> CallResult:
         """Judge one call; a call that finishes just over its CPU limit is re-run once in a fresh worker."""
-        result = self._call_once(case_index, call_index, limits, expected, item)
+        result = self._call_once(case_index, call_index, limits, expected, item, tolerance)
         if result.verdict is not Verdict.TIME_LIMIT_EXCEEDED or result.error.get("exc") != "CloseToLimit":
             return result
         self._drop_worker()
-        retry = self._call_once(case_index, call_index, limits, expected, item)
+        retry = self._call_once(case_index, call_index, limits, expected, item, tolerance)
         return retry if retry.cpu_s < result.cpu_s else result
 
-    def _call_once(self, case_index: int, call_index: int, limits: CaseLimits, expected: Any, item: str) -> CallResult:
+    def _call_once(self, case_index: int, call_index: int, limits: CaseLimits, expected: Any, item: str,
+                   tolerance: Tolerance) -> CallResult:
         method = self.cases[case_index].calls[call_index]["method"]
         outcome = self._request(case_index, call_index, limits.budget())
         if outcome is None:
@@ -215,18 +218,18 @@ class Session:
             result.error = reply.error
             result.verdict = from_error(result.error)
         else:
-            _judge_value(result, reply.value, expected, item)
+            _judge_value(result, reply.value, expected, item, tolerance)
         if result.verdict is Verdict.ACCEPTED and outcome.cpu_s > limits.cpu_s:
             result.verdict = Verdict.TIME_LIMIT_EXCEEDED
             result.error = {"exc": "CloseToLimit", "msg": f"used {outcome.cpu_s:.3f} s of CPU, limit {limits.cpu_s:.3f} s"}
         return result
 
 
-def _judge_value(result: CallResult, value: Any, expected: Any, item: str) -> None:
+def _judge_value(result: CallResult, value: Any, expected: Any, item: str, tolerance: Tolerance) -> None:
     result.value = value
     if expected is _NO_EXPECTATION:
         return
-    result.comparison = compare(value, expected, item)
+    result.comparison = compare(value, expected, item, tolerance)
     if result.comparison.format_error:
         result.verdict = Verdict.OUTPUT_FORMAT_ERROR
     elif not result.comparison.accepted:
@@ -258,8 +261,9 @@ def _startup_failure(outcome: Outcome) -> str:
 
 
 def judge_cases(session: Session, limits: list[CaseLimits], expected: list[list[Any]] | None,
-                items: dict[str, str]) -> list[CaseResult]:
-    """Run every case in order; ``expected`` holds one value per call (None: record values and times only)."""
+                items: dict[str, str], tolerance: Tolerance = DEFAULT) -> list[CaseResult]:
+    """Run every case in order; ``expected`` holds one value per call (None: record values and times only),
+    compared within ``tolerance``."""
     results, resource_failures = [], 0
     for index, case in enumerate(session.cases):
         case_result = CaseResult(case, limits[index])
@@ -268,7 +272,8 @@ def judge_cases(session: Session, limits: list[CaseLimits], expected: list[list[
             continue
         for call_index, call in enumerate(case.calls):
             want = expected[index][call_index] if expected is not None else _NO_EXPECTATION
-            call_result = session.call(index, call_index, limits[index], want, items.get(call["method"], "item"))
+            call_result = session.call(index, call_index, limits[index], want, items.get(call["method"], "item"),
+                                       tolerance)
             case_result.calls.append(call_result)
             if call_result.verdict is not Verdict.ACCEPTED:
                 break

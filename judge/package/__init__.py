@@ -20,6 +20,9 @@ A problem is a folder of data under ``problems/<slug>/``; adding one never means
     declared wrong submission whose first lines carry ``# pitfall: <id>``. An optional ``hint`` is what a
     learner is told when their output on a sample case shows this mistake: the problem's hint catalogue.
     A pitfall with a hint must be told apart from the reference by some sample case (``judge verify`` checks).
+    ``[comparison]`` (optional): ``relative``, ``absolute``, ``slack`` -- the tolerance for numbers
+    (:mod:`judge.package.tolerance`); the default is ``|got - expected| <= 1e-4 * max(1, |expected|) + 1e-9``.
+    ``[fragility]`` (optional): what ``judge gen`` guards (``docs/authoring.md``).
     ``[limits]``: ``time_multiplier``, ``time_floor_s`` (CPU seconds), ``memory_mb`` (resident set, whole worker).
 
 Case files (JSON) are *specifications*, not pickles. A case names the objects it needs and the calls to make::

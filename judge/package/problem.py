@@ -11,6 +11,7 @@ from typing import Any
 
 from judge.errors import BadInput
 from judge.package.cases import VISIBILITIES, Case, load_case
+from judge.package.tolerance import DEFAULT, Tolerance, parse_tolerance
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -75,6 +76,11 @@ class Problem:
         return {p["id"]: p["hint"] for p in self.pitfalls if "hint" in p}
 
     @property
+    def tolerance(self) -> Tolerance:
+        """How far a number may stray from its expected value: ``[comparison]``, or the default rule."""
+        return parse_tolerance(self.meta["comparison"]) if "comparison" in self.meta else DEFAULT
+
+    @property
     def limits(self) -> Limits:
         return Limits(**self.meta["limits"])
 
@@ -131,6 +137,10 @@ def _check_meta(meta: dict[str, Any], path: Path) -> None:
     limits = meta.get("limits", {})
     need(set(limits) == {"time_multiplier", "time_floor_s", "memory_mb"},
          "[limits] needs exactly time_multiplier, time_floor_s and memory_mb")
+    try:
+        parse_tolerance(meta.get("comparison", {}))
+    except ValueError as exc:
+        need(False, str(exc))
     need(meta["slug"] == path.parent.name, f"slug '{meta['slug']}' must match the folder name")
 
 

@@ -1,7 +1,8 @@
 """Render a problem statement from its Jinja2 template, its metadata and its own sample cases.
 
-The template receives ``problem`` (the metadata), ``constants``, ``methods``, ``rule`` (the comparison rule,
-stated in every statement) and ``examples``: one per sample case, each with its ``title`` (in the statement's
+The template receives ``problem`` (the metadata), ``constants``, ``methods``, ``rule`` (the comparison rule's
+formula, stated in every statement), ``comparison`` (the rule as a sentence in the statement's language; both
+derived from the problem's tolerance) and ``examples``: one per sample case, each with its ``title`` (in the statement's
 language when the case file has it under ``translations``), the ``objects`` lines and the ``calls`` with the
 expected output as JSON. Examples are never written by hand, so they cannot drift from the cases the judge
 runs, and every language shows the same ones: only the prose of ``statement.<lang>.md.j2`` differs.
@@ -17,7 +18,6 @@ from markupsafe import escape
 from markdown_it import MarkdownIt
 
 from judge.errors import BadInput
-from judge.judging.compare import RULE_TEXT
 from judge.package.describe import describe_call, describe_object
 from judge.package.problem import Problem
 from judge.package.text import to_terminal
@@ -48,7 +48,8 @@ def examples(problem: Problem, lang: str = "en") -> list[dict[str, Any]]:
 
 def context(problem: Problem, lang: str = "en") -> dict[str, Any]:
     return {"problem": problem.meta, "constants": problem.constants, "methods": problem.methods,
-            "rule": RULE_TEXT, "examples": examples(problem, lang)}
+            "rule": problem.tolerance.formula, "comparison": problem.tolerance.sentence(lang),
+            "examples": examples(problem, lang)}
 
 
 def render_markdown(problem: Problem, lang: str = "en") -> str:

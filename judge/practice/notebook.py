@@ -36,7 +36,7 @@ class CheckResult:
 
 def judge_source(slug: str, source: str, submit: bool = False) -> dict[str, Any]:
     """Judge ``source`` as a submission file and record the attempt; the judge's own failures become a report."""
-    from judge.judging.submission import failure_report, judge_file
+    from judge.pipeline import failure_report, judge_file
 
     problem = find_problem(slug)
     mode = "submit" if submit else "run"

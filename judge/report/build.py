@@ -25,11 +25,12 @@ import math
 from typing import Any
 
 from judge import __version__
-from judge.judging.compare import RULE_TEXT, Difference
+from judge.judging.compare import Difference
 from judge.judging.hints import recognise
 from judge.judging.session import CallResult, CaseResult
 from judge.judging.verdict import Verdict, overall
 from judge.package.describe import describe_inputs
+from judge.package.tolerance import DEFAULT, Tolerance
 
 SCHEMA_VERSION = 1
 MB = 2**20
@@ -80,20 +81,21 @@ def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, 
     return entry
 
 
-def _hints(result: CaseResult, expected: list[Any] | None,
-           catalogue: dict[str, str]) -> dict[int, list[dict[str, str]]]:
+def _hints(result: CaseResult, expected: list[Any] | None, catalogue: dict[str, str],
+           tolerance: Tolerance) -> dict[int, list[dict[str, str]]]:
     """By call index, the known mistakes a visible case shows; hidden cases are never looked at."""
     if result.case.hidden or not expected:
         return {}
-    shown = recognise(result.case, result.calls, expected)
+    shown = recognise(result.case, result.calls, expected, tolerance)
     return {i: [{"pitfall": p, "text": catalogue[p]} for p in pitfalls if p in catalogue]
             for i, pitfalls in shown.items()}
 
 
-def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue: dict[str, str]) -> dict[str, Any]:
+def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue: dict[str, str],
+          tolerance: Tolerance) -> dict[str, Any]:
     visible = not result.case.hidden
     passed = result.verdict is Verdict.ACCEPTED
-    hints = _hints(result, expected, catalogue)
+    hints = _hints(result, expected, catalogue, tolerance)
     extra = {
         "case": result.case.id,
         "hidden": result.case.hidden,
@@ -138,7 +140,8 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
     final = Verdict.INTERNAL_ERROR if judge_error else overall(verdicts)
     passed = sum(v is Verdict.ACCEPTED for v in verdicts)
     catalogue = getattr(problem, "hints", {})
-    tests = [_test(i + 1, r, expected[i] if expected else None, catalogue) for i, r in enumerate(results)]
+    tolerance = getattr(problem, "tolerance", DEFAULT)
+    tests = [_test(i + 1, r, expected[i] if expected else None, catalogue, tolerance) for i, r in enumerate(results)]
     scope = "sample cases" if mode == "run" else "cases"
     return {
         "schema_version": SCHEMA_VERSION,
@@ -153,6 +156,6 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
         "visibility": "visible",
         "problem": {"slug": problem.slug, "title": problem.title},
         "submission": submission,
-        "judge": {"version": __version__, "comparison_rule": RULE_TEXT, "judge_error": judge_error, **environment},
+        "judge": {"version": __version__, "comparison_rule": tolerance.formula, "judge_error": judge_error, **environment},
         "tests": tests,
     }

@@ -1,0 +1,49 @@
+"""``judge new <slug>``: a new problem package from the skeleton in ``skeleton/``.
+
+It writes ``problems/<slug>/`` (problem.toml, English and Chinese statement templates, a starter, one sample
+case, an empty ``cases/hidden/``) and a reference stub ``solutions/<slug>.py``. Once the author has written the
+reference and run ``judge gen <slug>``, ``judge verify <slug>`` accepts the package; ``docs/authoring.md`` goes on
+from there.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+from string import Template
+
+from judge.errors import BadInput
+from judge.package.problem import problems_root, solutions_root
+
+SKELETON = Path(__file__).with_name("skeleton")
+SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+FILLED = ("problem.toml",)
+"""skeleton files that name the problem (``$slug``, ``$title``); the rest are copied as they are"""
+
+
+def title_of(slug: str) -> str:
+    return " ".join(word.capitalize() for word in slug.split("-"))
+
+
+def scaffold(slug: str) -> tuple[Path, Path]:
+    """Write the package and the reference stub; return their paths."""
+    if not SLUG.fullmatch(slug):
+        raise BadInput("new_bad_slug", slug=slug)
+    package, reference = problems_root() / slug, solutions_root() / f"{slug}.py"
+    for path in (package, reference):
+        if path.exists():
+            raise BadInput("new_exists", path=path)
+    fields = {"slug": slug, "title": title_of(slug)}
+    try:
+        shutil.copytree(SKELETON, package, ignore=shutil.ignore_patterns("reference.py", "__pycache__"))
+        for name in FILLED:
+            path = package / name
+            path.write_text(Template(path.read_text(encoding="utf-8")).substitute(fields), encoding="utf-8")
+        (package / "cases" / "hidden").mkdir()
+        reference.parent.mkdir(parents=True, exist_ok=True)
+        stub = Template((SKELETON / "reference.py").read_text(encoding="utf-8")).substitute(fields)
+        reference.write_text(stub, encoding="utf-8")
+    except OSError as exc:
+        raise BadInput("out_unwritable", path=exc.filename or package, reason=exc.strerror) from None
+    return package, reference
