@@ -11,13 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import BadInput
+from judge.package.kinds import Checker, validate_object
 
 VISIBILITIES = ("sample", "hidden")
-ACTIVATIONS = ("relu", "sigmoid", "tanh", "leaky_relu")
-INIT_SCHEMES = (
-    "default", "zeros", "constant", "normal", "uniform",
-    "kaiming_normal", "kaiming_uniform", "xavier_normal", "xavier_uniform", "values",
-)
 
 
 @dataclass(frozen=True)
@@ -51,7 +47,10 @@ class Case:
     """the title in other languages, by language code (``translations`` in the file)"""
     mistakes: list[Mistake] = field(repr=False)
     """sample cases only: the outputs of known mistakes, written by ``judge gen`` (see :mod:`judge.judging.hints`)"""
-    raw: dict[str, Any] = field(repr=False)
+    permute: list[str] | None = field(default=None, repr=False)
+    """the objects whose first axis is the batch, permuted together by the generator's row-permutation check;
+    ``[]`` switches that check off; None (no ``permute`` in the file): the generator infers them"""
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
     """the file as read, so author tools can write it back with additions"""
 
     @property
@@ -73,90 +72,31 @@ class Case:
         return {"objects": self.objects, "calls": self.calls, "build_sha256": self.build_sha256}
 
 
-class _Checker:
-    def __init__(self, path: Path):
-        self.path = path
-
-    def fail(self, where: str, what: str) -> None:
-        raise BadInput("case_invalid", path=self.path, field=where, problem=what)
-
-    def type(self, value: Any, kinds: type | tuple[type, ...], where: str, what: str) -> Any:
-        if not isinstance(value, kinds) or isinstance(value, bool) and bool not in _as_tuple(kinds):
-            self.fail(where, f"expected {what}")
-        return value
-
-    def dims(self, value: Any, where: str, count: int | None = None, allow_zero: bool = False) -> None:
-        ok = isinstance(value, list) and (count is None or len(value) == count) and all(
-            type(v) is int and (v > 0 or allow_zero and v == 0) for v in value)
-        if not ok:
-            size = f"a list of {count} " if count else "a list of "
-            self.fail(where, size + ("non-negative" if allow_zero else "positive") + " integers")
-
-    def init(self, spec: Any, where: str) -> None:
-        self.type(spec, dict, where, "an object like {\"init\": \"normal\", \"std\": 1.0}")
-        scheme = spec.get("init")
-        if scheme not in INIT_SCHEMES:
-            self.fail(f"{where}.init", f"one of {', '.join(INIT_SCHEMES)}")
-        for key in ("value", "mean", "std", "low", "high", "gain"):
-            if key in spec:
-                self.type(spec[key], (int, float), f"{where}.{key}", "a number")
-        if scheme == "constant" and "value" not in spec:
-            self.fail(f"{where}.value", "a number (the constant)")
-        if scheme == "values" and not isinstance(spec.get("values"), list):
-            self.fail(f"{where}.values", "a nested list of numbers")
-
-    def layer(self, spec: Any, where: str) -> None:
-        self.type(spec, dict, where, "a layer object")
-        if "linear" in spec:
-            self.dims(spec["linear"], f"{where}.linear", count=2)
-            for part in ("weight", "bias"):
-                if part in spec:
-                    self.init(spec[part], f"{where}.{part}")
-        elif spec.get("act") not in ACTIVATIONS:
-            self.fail(where, f"a \"linear\" layer or \"act\" one of {', '.join(ACTIVATIONS)}")
-
-    def object(self, spec: Any, where: str) -> None:
-        self.type(spec, dict, where, "an object specification")
-        self.type(spec.get("seed"), int, f"{where}.seed", "an integer seed")
-        kind = spec.get("kind")
-        if kind == "mlp":
-            layers = self.type(spec.get("layers"), list, f"{where}.layers", "a list of layers")
-            for i, layer in enumerate(layers):
-                self.layer(layer, f"{where}.layers[{i}]")
-            if "stale_grad" in spec:
-                self.init(spec["stale_grad"], f"{where}.stale_grad")
-        elif kind == "tensor":
-            self.dims(spec.get("shape"), f"{where}.shape", allow_zero=True)
-            self.init(spec, where)
-        else:
-            self.fail(f"{where}.kind", "\"mlp\" or \"tensor\"")
-
-    def call(self, spec: Any, where: str, objects: dict[str, Any]) -> None:
-        self.type(spec, dict, where, "a call object")
-        self.type(spec.get("method"), str, f"{where}.method", "a method name")
-        args = self.type(spec.get("args"), list, f"{where}.args", "a list of arguments")
-        for i, arg in enumerate(args):
-            if isinstance(arg, str) and arg.startswith("$") and arg[1:] not in objects:
-                self.fail(f"{where}.args[{i}]", f"a defined object, not {arg!r}")
-
-
-def _as_tuple(kinds: type | tuple[type, ...]) -> tuple[type, ...]:
-    return kinds if isinstance(kinds, tuple) else (kinds,)
+def _call(check: Checker, spec: Any, where: str, objects: dict[str, Any], methods: set[str]) -> None:
+    check.type(spec, dict, where, "a call object")
+    check.type(spec.get("method"), str, f"{where}.method", "a method name")
+    if spec["method"] not in methods:
+        check.fail(f"{where}.method", f"one of {', '.join(sorted(methods))}")
+    args = check.type(spec.get("args"), list, f"{where}.args", "a list of arguments")
+    for i, arg in enumerate(args):
+        if isinstance(arg, str) and arg.startswith("$") and arg[1:] not in objects:
+            check.fail(f"{where}.args[{i}]", f"a defined object, not {arg!r}")
 
 
 def parse_case(raw: Any, path: Path, visibility: str, methods: set[str]) -> Case:
-    check = _Checker(path)
+    check = Checker(path)
     check.type(raw, dict, "(top level)", "a JSON object")
     objects = check.type(raw.get("objects", {}), dict, "objects", "an object of named objects")
     for name, spec in objects.items():
-        check.object(spec, f"objects.{name}")
+        validate_object(spec, f"objects.{name}", check)
     calls = check.type(raw.get("calls"), list, "calls", "a non-empty list of calls")
     if not calls:
         check.fail("calls", "a non-empty list of calls")
     for i, call in enumerate(calls):
-        check.call(call, f"calls[{i}]", objects)
-        if call["method"] not in methods:
-            check.fail(f"calls[{i}].method", f"one of {', '.join(sorted(methods))}")
+        _call(check, call, f"calls[{i}]", objects, methods)
+    permute = raw.get("permute")
+    if permute is not None:
+        check.names(permute, objects, "permute", "objects")
     expected = check.type(raw.get("expected", {}), dict, "expected", "an object keyed by device")
     for device, entry in expected.items():
         outputs = check.type(entry, dict, f"expected.{device}", "an object").get("outputs")
@@ -165,13 +105,13 @@ def parse_case(raw: Any, path: Path, visibility: str, methods: set[str]) -> Case
     return Case(
         name=path.stem, visibility=visibility, path=path,
         title=check.type(raw.get("title", path.stem), str, "title", "a string"),
-        objects=objects, calls=calls, build_sha256=raw.get("build_sha256"), expected=expected,
+        objects=objects, calls=calls, build_sha256=raw.get("build_sha256"), expected=expected, permute=permute,
         titles=_titles(check, raw.get("translations", {})),
         mistakes=_mistakes(check, raw.get("mistakes", []), len(calls), visibility), raw=raw,
     )
 
 
-def _titles(check: _Checker, raw: Any) -> dict[str, str]:
+def _titles(check: Checker, raw: Any) -> dict[str, str]:
     check.type(raw, dict, "translations", "an object like {\"zh\": {\"title\": \"...\"}}")
     for lang, entry in raw.items():
         check.type(entry, dict, f"translations.{lang}", "an object with a \"title\"")
@@ -179,7 +119,7 @@ def _titles(check: _Checker, raw: Any) -> dict[str, str]:
     return {lang: entry["title"] for lang, entry in raw.items()}
 
 
-def _mistakes(check: _Checker, raw: Any, calls: int, visibility: str) -> list[Mistake]:
+def _mistakes(check: Checker, raw: Any, calls: int, visibility: str) -> list[Mistake]:
     check.type(raw, list, "mistakes", "a list of {\"pitfall\", \"call\", \"output\"} objects")
     if raw and visibility != "sample":
         check.fail("mistakes", "nothing: only sample cases carry the outputs of known mistakes")

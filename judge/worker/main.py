@@ -119,7 +119,7 @@ def serve(requests: BinaryIO, out: BinaryIO, solution: str, confine: bool) -> No
     seccomp filter before the submission is imported."""
     import torch
 
-    from judge.package.build import checksum, resolve_args
+    from judge.package.build import checksum, resolve_args, seeded
 
     torch.set_num_threads(1)
     setup = json.loads(requests.readline())
@@ -149,7 +149,8 @@ def serve(requests: BinaryIO, out: BinaryIO, solution: str, confine: bool) -> No
         _force_full_fp32(torch, device)
         try:
             args = resolve_args(call["args"], _build(request["case"], device))
-            value = getattr(solution_obj, call["method"])(*args)
+            with seeded():  # dropout and any other randomness draw the same numbers in every run
+                value = getattr(solution_obj, call["method"])(*args)
             reply = {"type": "result", "value": encode(value, np)}
         except BaseException as exc:  # noqa: BLE001 -- sys.exit() inside a method is a runtime error
             reply = {"type": "error", **_error(exc)}

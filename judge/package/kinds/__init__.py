@@ -1,0 +1,68 @@
+"""Every kind of object a case may ask for, in one registry (``docs/kinds.md`` shows each with an example).
+
+Families, each a registry of small declarative classes or records:
+
+* object kinds (:data:`OBJECTS`): ``mlp``, ``net``, ``branched`` (:mod:`.models`), ``tensor``, ``labels``
+  (:mod:`.values`), ``optimizer``, ``training`` (:mod:`.configs`);
+* layer kinds (:data:`LAYERS`, :mod:`.layers`): ``linear``, ``act``, ``batchnorm1d``, ``layernorm``, ``dropout``,
+  ``conv2d``, ``maxpool2d``, ``flatten``, ``custom``;
+* activations (:data:`ACTIVATIONS`, :mod:`.activations`), the values of an ``act`` layer;
+* INIT schemes (:data:`SCHEMES`, :mod:`.inits`);
+* the state a model arrives in (:mod:`.state`): ``stale_grad`` (with ``inject`` and ``none``), ``frozen``, ``mode``.
+
+Each kind validates its JSON (errors name the file and the field), builds it in the worker (float64 from a
+private ``torch.Generator`` seeded by the spec, then cast to float32), describes it in plain language, feeds the
+build checksum (:mod:`.digest`) and, for modules, tells the generator where float32 is fragile (:func:`hazards`).
+Adding a kind is one class in one of these modules plus its example in ``docs/kinds.md`` and its tests.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from torch import nn
+
+from judge.package.kinds import configs, digest, layers, models, values  # noqa: F401 -- they register their kinds
+from judge.package.kinds.activations import ACTIVATIONS, BY_MODULE
+from judge.package.kinds.base import LAYERS, OBJECTS, Checker, Hazard
+from judge.package.kinds.custom import BUGS
+from judge.package.kinds.inits import SCHEMES
+
+__all__ = ["ACTIVATIONS", "BUGS", "LAYERS", "OBJECTS", "SCHEMES", "Checker", "Hazard", "build_object",
+           "describe_object", "digest", "hazards", "validate_object", "validate_objects"]
+
+
+def validate_object(spec: Any, where: str, check: Checker) -> None:
+    """Check one object spec, failing on the first wrong field."""
+    check.type(spec, dict, where, "an object specification like {\"kind\": \"tensor\", ...}")
+    kind = OBJECTS[check.choice(spec.get("kind"), OBJECTS, f"{where}.kind")]
+    check.fields(spec, {"kind", *kind.fields}, where)
+    kind.validate(spec, where, check)
+
+
+def validate_objects(objects: dict[str, Any], path: Path) -> None:
+    """Check every object of a case file at ``path`` (``objects.<name>`` in the errors)."""
+    check = Checker(path)
+    for name, spec in objects.items():
+        validate_object(spec, f"objects.{name}", check)
+
+
+def build_object(spec: dict[str, Any]) -> Any:
+    """A validated spec, built on the CPU: a module, a tensor or a plain dict."""
+    return OBJECTS[spec["kind"]].build(spec)
+
+
+def describe_object(spec: dict[str, Any]) -> str:
+    """One line of plain language for statements and the reports of visible cases."""
+    return OBJECTS[spec["kind"]].describe(spec)
+
+
+def hazards(module: nn.Module) -> Hazard | None:
+    """Where ``module``'s float32 output is fragile (kinks, underflow), or None: the generator hooks every
+    module for which this is not None. Judge-built modules (custom autograd layers) carry a ``hazard``."""
+    activation = BY_MODULE.get(type(module))
+    if activation is not None:
+        return activation.hazard(module)
+    hazard = getattr(type(module), "hazard", None)
+    return hazard if isinstance(hazard, Hazard) else None

@@ -1,0 +1,58 @@
+"""Activations, the ``act`` layer's vocabulary: ``{"act": "leaky_relu", "negative_slope": 0.01}``.
+
+Each is PyTorch's own module. Its ``hazard`` tells the generator where a float32 result is fragile: ``kinks``
+where the derivative jumps (a pre-activation within noise of one decides "dead or alive"), ``floor`` where the
+float32 output underflows to exactly 0 while float64's does not (measured on CPU in torch 2.13: sigmoid and SiLU
+at -88.7, softplus at -102.9, exact-erf GELU at -5.5, because ``1 + erf(x/√2)`` rounds to 0 there).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from torch import nn
+
+from judge.package.kinds.base import Hazard
+
+EXP_FLOOR = -80.0
+"""inputs below this underflow exp-based activations (sigmoid, SiLU, softplus) in float32, with a margin"""
+GELU_FLOOR = -5.0
+"""exact-erf GELU's float32 output is exactly 0 below -5.5"""
+
+
+@dataclass(frozen=True)
+class Activation:
+    """One activation: its JSON name, PyTorch module, parameters (JSON name -> default, in constructor order)."""
+
+    name: str
+    module: type[nn.Module]
+    params: dict[str, float] = field(default_factory=dict)
+    hazard: Callable[[nn.Module], Hazard | None] = lambda module: None
+
+    def build(self, spec: dict[str, Any]) -> nn.Module:
+        return self.module(*(spec.get(k, v) for k, v in self.params.items()))
+
+    def describe(self, spec: dict[str, Any]) -> str:
+        """The constructor call, e.g. ``LeakyReLU(0.01)``."""
+        return f"{self.module.__name__}({', '.join(str(spec.get(k, v)) for k, v in self.params.items())})"
+
+
+def _fixed(hazard: Hazard) -> Callable[[nn.Module], Hazard]:
+    return lambda module: hazard
+
+
+ACTIVATIONS: dict[str, Activation] = {a.name: a for a in (
+    Activation("relu", nn.ReLU, hazard=_fixed(Hazard(kinks=(0.0,)))),
+    Activation("leaky_relu", nn.LeakyReLU, {"negative_slope": 0.01}, _fixed(Hazard(kinks=(0.0,)))),
+    Activation("sigmoid", nn.Sigmoid, hazard=_fixed(Hazard(floor=EXP_FLOOR))),
+    Activation("tanh", nn.Tanh),
+    Activation("gelu", nn.GELU, hazard=_fixed(Hazard(floor=GELU_FLOOR))),
+    Activation("silu", nn.SiLU, hazard=_fixed(Hazard(floor=EXP_FLOOR))),
+    Activation("softplus", nn.Softplus, {"beta": 1.0, "threshold": 20.0}, _fixed(Hazard(floor=EXP_FLOOR))),
+    Activation("elu", nn.ELU, {"alpha": 1.0},  # the derivative jumps at 0 unless alpha is 1
+               lambda module: Hazard(kinks=(0.0,)) if module.alpha != 1.0 else None),
+)}
+"""every activation a case may name (``shared/research/problem-catalogue.md`` §7.11)"""
+
+BY_MODULE: dict[type[nn.Module], Activation] = {a.module: a for a in ACTIVATIONS.values()}

@@ -1,0 +1,169 @@
+"""The shapes every kind shares: a validation helper, the hazard record, and the registries kinds join.
+
+A kind is a small declarative class (``shared/STYLE.md``): it names itself, its JSON fields and how to validate,
+build and describe a spec of its kind. Registering is one decorator; nothing else in the judge lists kinds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Generic, Iterator, NoReturn, TypeVar
+
+import torch
+from torch import nn
+
+from judge.errors import BadInput
+
+
+@dataclass(frozen=True)
+class Hazard:
+    """Where a module's float32 output is fragile, for the generator's kink and underflow checks."""
+
+    kinks: tuple[float, ...] = ()
+    """input values where the derivative jumps (ReLU at 0.0): an input within noise of one flips a decision"""
+    floor: float | None = None
+    """an input below which the float32 output underflows towards exactly 0 (sigmoid: -80.0)"""
+
+
+class Checker:
+    """Validation helpers: every failure is one ``case_invalid`` error naming the file and the field."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def fail(self, where: str, what: str) -> NoReturn:
+        raise BadInput("case_invalid", path=self.path, field=where, problem=what)
+
+    def type(self, value: Any, kinds: type | tuple[type, ...], where: str, what: str) -> Any:
+        allowed = kinds if isinstance(kinds, tuple) else (kinds,)
+        if not isinstance(value, allowed) or isinstance(value, bool) and bool not in allowed:
+            self.fail(where, what)
+        return value
+
+    def number(self, value: Any, where: str, low: float | None = None, high: float | None = None,
+               strict_low: bool = False) -> float:
+        """A finite number within ``[low, high]`` (``(low, high]`` when ``strict_low``)."""
+        rng = "" if low is None and high is None else " " + _range(low, high, strict_low)
+        self.type(value, (int, float), where, f"a number{rng}")
+        too_low = low is not None and (value <= low if strict_low else value < low)
+        if value != value or too_low or high is not None and value > high:
+            self.fail(where, f"a number{rng}")
+        return value
+
+    def integer(self, value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
+        rng = "" if low is None and high is None else " " + _range(low, high, False)
+        if type(value) is not int or low is not None and value < low or high is not None and value > high:
+            self.fail(where, f"an integer{rng}")
+        return value
+
+    def dims(self, value: Any, where: str, count: int | None = None, allow_zero: bool = False) -> list[int]:
+        ok = isinstance(value, list) and (count is None or len(value) == count) and all(
+            type(v) is int and (v > 0 or allow_zero and v == 0) for v in value)
+        if not ok:
+            size = f"a list of {count} " if count else "a list of "
+            self.fail(where, size + ("non-negative" if allow_zero else "positive") + " integers")
+        return value
+
+    def choice(self, value: Any, options: Any, where: str) -> str:
+        names = sorted(options)
+        if not isinstance(value, str) or value not in options:
+            self.fail(where, "one of " + ", ".join(f'"{n}"' for n in names))
+        return value
+
+    def fields(self, spec: dict[str, Any], allowed: set[str], where: str) -> None:
+        """No key outside ``allowed``: a misspelt key fails here instead of being ignored."""
+        for key in spec:
+            if key not in allowed:
+                self.fail(f"{where}.{key}", "no such field here; allowed: " + ", ".join(sorted(allowed)))
+
+    def names(self, value: Any, known: dict[str, Any], where: str, what: str) -> list[str]:
+        """A list of names, each one of ``known``."""
+        self.type(value, list, where, f"a list of {what}")
+        for i, name in enumerate(value):
+            if name not in known:
+                self.fail(f"{where}[{i}]", f"one of the {what} ({', '.join(known) or 'none'}), not {name!r}")
+        return value
+
+
+def _range(low: float | None, high: float | None, strict_low: bool) -> str:
+    if high is None:
+        return f"{'>' if strict_low else '>='} {low:g}"
+    if low is None:
+        return f"<= {high:g}"
+    return f"in {'(' if strict_low else '['}{low:g}, {high:g}]"
+
+
+class ObjectKind:
+    """A top-level object of a case: ``{"kind": name, ...}``."""
+
+    name: ClassVar[str]
+    fields: ClassVar[set[str]]
+    """the JSON keys this kind accepts besides ``kind``"""
+    summary: ClassVar[str]
+    """what it builds, in a few words (docs and error messages)"""
+
+    def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:
+        raise NotImplementedError
+
+    def build(self, spec: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def describe(self, spec: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+
+class LayerKind:
+    """One layer of a model: a JSON object whose ``key`` names the kind (``{"linear": [4, 3], ...}``)."""
+
+    key: ClassVar[str]
+    fields: ClassVar[set[str]] = set()
+    """the other JSON keys this layer accepts"""
+    summary: ClassVar[str]
+
+    def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:
+        raise NotImplementedError
+
+    def parameters(self, spec: dict[str, Any]) -> list[tuple[str, list[int]]]:
+        """The built layer's ``named_parameters()``: names and shapes, known before building."""
+        return []
+
+    def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
+        raise NotImplementedError
+
+    def describe(self, spec: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+
+K = TypeVar("K")
+
+
+class Registry(Generic[K]):
+    """Named kinds of one family; ``register`` is the decorator a kind's class carries."""
+
+    def __init__(self, family: str, attribute: str):
+        self.family = family
+        self.attribute = attribute
+        self.kinds: dict[str, K] = {}
+
+    def register(self, cls: type) -> type:
+        name = getattr(cls, self.attribute)
+        assert name not in self.kinds, f"{self.family} {name!r} registered twice"
+        self.kinds[name] = cls()
+        return cls
+
+    def __getitem__(self, name: str) -> K:
+        return self.kinds[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.kinds
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self.kinds))
+
+    def names(self) -> list[str]:
+        return sorted(self.kinds)
+
+
+OBJECTS: Registry[ObjectKind] = Registry("object kind", "name")
+LAYERS: Registry[LayerKind] = Registry("layer kind", "key")

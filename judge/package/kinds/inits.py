@@ -1,0 +1,132 @@
+"""INIT: how a tensor's values are drawn, ``{"init": scheme, ...}``.
+
+Every scheme draws in float64 from the object's private ``torch.Generator``; the caller casts to float32. Fans
+matter to the layer schemes only (``default``, ``kaiming_*``, ``xavier_*``); a layer passes its own (for a
+convolution ``fan_in = c_in·k·k``, ``fan_out = c_out·k·k``, as PyTorch computes them).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import torch
+
+from judge.package.kinds.base import Checker
+
+F64 = torch.float64
+Draw = Callable[[dict[str, Any], list[int], torch.Generator, int, int], torch.Tensor]
+
+
+def _uniform(shape: list[int], low: float, high: float, gen: torch.Generator) -> torch.Tensor:
+    return torch.rand(shape, generator=gen, dtype=F64) * (high - low) + low
+
+
+def _fan_std(init: dict[str, Any], fan_in: int, fan_out: int) -> float:
+    if init["init"].startswith("kaiming"):
+        return init.get("gain", math.sqrt(2.0)) / math.sqrt(fan_in)
+    return init.get("gain", 1.0) * math.sqrt(2.0 / (fan_in + fan_out))
+
+
+def _fan_normal(init: dict[str, Any], shape: list[int], gen: torch.Generator, fan_in: int, fan_out: int) -> torch.Tensor:
+    return torch.randn(shape, generator=gen, dtype=F64) * _fan_std(init, fan_in, fan_out)
+
+
+def _fan_uniform(init: dict[str, Any], shape: list[int], gen: torch.Generator, fan_in: int, fan_out: int) -> torch.Tensor:
+    bound = math.sqrt(3.0) * _fan_std(init, fan_in, fan_out)
+    return _uniform(shape, -bound, bound, gen)
+
+
+def _default(init: dict[str, Any], shape: list[int], gen: torch.Generator, fan_in: int, fan_out: int) -> torch.Tensor:
+    """nn.Linear's and nn.Conv2d's own: U(-1/sqrt(fan_in), 1/sqrt(fan_in)) for weight and bias."""
+    bound = 1.0 / math.sqrt(fan_in) if fan_in > 0 else 0.0
+    return _uniform(shape, -bound, bound, gen)
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """One INIT scheme: its parameters (name -> default, None when required) and how it draws."""
+
+    name: str
+    draw: Draw
+    params: dict[str, float | None] = field(default_factory=dict)
+    text: str = ""
+    """what it draws, for the docs"""
+
+
+SCHEMES: dict[str, Scheme] = {s.name: s for s in (
+    Scheme("default", _default, text="the layer's own PyTorch initialisation (for a tensor: U(-1, 1))"),
+    Scheme("zeros", lambda i, s, g, fi, fo: torch.zeros(s, dtype=F64), text="all 0"),
+    Scheme("constant", lambda i, s, g, fi, fo: torch.full(s, float(i["value"]), dtype=F64), {"value": None},
+           "all `value`"),
+    Scheme("normal", lambda i, s, g, fi, fo: torch.randn(s, generator=g, dtype=F64) * i.get("std", 1.0)
+           + i.get("mean", 0.0), {"mean": 0.0, "std": 1.0}, "N(mean, std²)"),
+    Scheme("uniform", lambda i, s, g, fi, fo: _uniform(s, i.get("low", -1.0), i.get("high", 1.0), g),
+           {"low": -1.0, "high": 1.0}, "U(low, high)"),
+    Scheme("kaiming_normal", _fan_normal, {"gain": math.sqrt(2.0)}, "N(0, (gain/√fan_in)²)"),
+    Scheme("kaiming_uniform", _fan_uniform, {"gain": math.sqrt(2.0)}, "uniform with std gain/√fan_in"),
+    Scheme("xavier_normal", _fan_normal, {"gain": 1.0}, "N(0, gain²·2/(fan_in+fan_out))"),
+    Scheme("xavier_uniform", _fan_uniform, {"gain": 1.0}, "uniform with std gain·√(2/(fan_in+fan_out))"),
+    Scheme("values", lambda i, s, g, fi, fo: torch.tensor(i["values"], dtype=F64).reshape(s), {"values": None},
+           "exactly `values`, a nested list of the tensor's shape"),
+)}
+
+INIT_EXAMPLE = 'an object like {"init": "normal", "std": 1.0}'
+
+
+def draw(init: dict[str, Any], shape: list[int], gen: torch.Generator, fan_in: int = 1, fan_out: int = 1) -> torch.Tensor:
+    """One float64 tensor of ``shape`` drawn by the scheme ``init`` (fans matter for layer schemes only)."""
+    return SCHEMES[init["init"]].draw(init, shape, gen, fan_in, fan_out)
+
+
+def _shape_of(values: Any) -> list[int] | None:
+    """The shape of a rectangular nested list of numbers, or None."""
+    if not isinstance(values, list):
+        return [] if isinstance(values, (int, float)) and not isinstance(values, bool) else None
+    inner = [_shape_of(v) for v in values]
+    if any(s is None for s in inner) or any(s != inner[0] for s in inner):
+        return None
+    return [len(values)] + (inner[0] if inner else [])
+
+
+def flat_values(init: dict[str, Any]) -> list[float]:
+    """Every number a ``values`` (or ``constant``) init holds."""
+    if init["init"] == "constant":
+        return [init["value"]]
+
+    def walk(v: Any) -> list[float]:
+        return [x for item in v for x in walk(item)] if isinstance(v, list) else [v]
+    return walk(init["values"])
+
+
+def validate_init(spec: Any, where: str, check: Checker, shape: list[int] | None,
+                  extra: set[str] = frozenset()) -> dict[str, Any]:
+    """``spec`` is an INIT (with ``extra`` keys allowed beside it); a ``values`` list must fit ``shape``."""
+    check.type(spec, dict, where, INIT_EXAMPLE)
+    scheme = SCHEMES[check.choice(spec.get("init"), SCHEMES, f"{where}.init")]
+    check.fields(spec, {"init", *scheme.params, *extra}, where)
+    for key, default in scheme.params.items():
+        if default is None and key not in spec:
+            check.fail(f"{where}.{key}", f"the {key} of a {scheme.name!r} init")
+    for key in ("value", "mean", "std", "low", "high", "gain"):
+        if key in spec:
+            check.number(spec[key], f"{where}.{key}")
+    if scheme.name == "values":
+        found = _shape_of(spec["values"])
+        if found is None or shape is not None and math.prod(found) != math.prod(shape):
+            want = f"{math.prod(shape)} numbers in all (shape {shape})" if shape is not None else "numbers"
+            check.fail(f"{where}.values", f"a rectangular nested list of {want}")
+        for value in flat_values(spec):
+            if value != value or value in (math.inf, -math.inf):
+                check.fail(f"{where}.values", "finite numbers")
+    return spec
+
+
+def describe_init(init: dict[str, Any]) -> str:
+    scheme = init["init"]
+    if scheme == "values":
+        return f"values {json.dumps(init['values'])}"
+    params = ", ".join(f"{k}={init[k]}" for k in ("value", "mean", "std", "low", "high", "gain") if k in init)
+    return f"{scheme}({params})" if params else scheme

@@ -1,0 +1,190 @@
+"""Model kinds: ``mlp`` (a flat ``nn.Sequential``), ``net`` (named blocks, some residual) and ``branched``.
+
+Every model draws its parameters, in ``named_parameters()`` order, from one generator seeded with its ``seed``,
+then its state (:mod:`judge.package.kinds.state`). Each kind knows its parameter names before building, so a
+case naming a parameter (``frozen``, ``stale_grad.none``) is checked at validation time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from typing import Any
+
+import torch
+from torch import nn
+
+from judge.package.kinds import state
+from judge.package.kinds.base import OBJECTS, Checker, ObjectKind
+from judge.package.kinds.layers import kind_of, validate_layer
+from judge.package.kinds.modules import Branched, Residual, Wiring
+
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _layers(spec: Any, where: str, check: Checker) -> None:
+    for i, layer in enumerate(check.type(spec, list, where, "a list of layers")):
+        validate_layer(layer, f"{where}[{i}]", check)
+
+
+def _sequential_parameters(layers: list[dict[str, Any]], prefix: str = "") -> dict[str, list[int]]:
+    found = {}
+    for i, layer in enumerate(layers):
+        for name, shape in kind_of(layer).parameters(layer):
+            found[f"{prefix}{i}.{name}"] = shape
+    return found
+
+
+def _sequential(layers: list[dict[str, Any]], gen: torch.Generator) -> nn.Sequential:
+    return nn.Sequential(*(kind_of(s).build(s, gen) for s in layers))
+
+
+def _describe_sequential(layers: list[dict[str, Any]]) -> str:
+    return "nn.Sequential(" + ", ".join(kind_of(s).describe(s) for s in layers) + ")"
+
+
+def _names(entries: list[Any], where: str, check: Checker, what: str) -> None:
+    seen = set()
+    for i, entry in enumerate(entries):
+        check.type(entry, dict, f"{where}[{i}]", f"a {what} object with a \"name\"")
+        name = entry.get("name")
+        if not isinstance(name, str) or not NAME.fullmatch(name) or name in seen:
+            check.fail(f"{where}[{i}].name", f"a new {what} name made of letters, digits and _")
+        seen.add(name)
+
+
+class _Model(ObjectKind):
+    """Shared by every model kind: the seed, the generator and the arriving state."""
+
+    layout: set[str]
+    """the kind's own structural fields"""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.fields = {"seed", *cls.layout, *state.FIELDS}
+
+    def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:
+        self.validate_layout(spec, where, check)
+        state.validate_state(spec, where, check, self.parameters(spec))
+
+    def build(self, spec: dict[str, Any]) -> nn.Module:
+        gen = torch.Generator().manual_seed(spec["seed"])
+        return state.apply_state(self.build_layout(spec, gen), spec, gen)
+
+    def describe(self, spec: dict[str, Any]) -> str:
+        return f"{self.describe_layout(spec)}, seed {spec['seed']}{state.describe_state(spec)}"
+
+    def validate_layout(self, spec: dict[str, Any], where: str, check: Checker) -> None:
+        raise NotImplementedError
+
+    def parameters(self, spec: dict[str, Any]) -> dict[str, list[int]]:
+        raise NotImplementedError
+
+    def build_layout(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
+        raise NotImplementedError
+
+    def describe_layout(self, spec: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+
+@OBJECTS.register
+class MLP(_Model):
+    name = "mlp"
+    layout = {"layers"}
+    summary = "an nn.Sequential of layers"
+
+    def validate_layout(self, spec: dict[str, Any], where: str, check: Checker) -> None:
+        _layers(spec.get("layers"), f"{where}.layers", check)
+
+    def parameters(self, spec: dict[str, Any]) -> dict[str, list[int]]:
+        return _sequential_parameters(spec["layers"])
+
+    def build_layout(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
+        return _sequential(spec["layers"], gen)
+
+    def describe_layout(self, spec: dict[str, Any]) -> str:
+        return _describe_sequential(spec["layers"])
+
+
+@OBJECTS.register
+class Net(_Model):
+    name = "net"
+    layout = {"blocks"}
+    summary = "an nn.Sequential of named blocks, each an nn.Sequential or a Residual (x + body(x))"
+
+    def validate_layout(self, spec: dict[str, Any], where: str, check: Checker) -> None:
+        blocks = check.type(spec.get("blocks"), list, f"{where}.blocks", "a non-empty list of blocks")
+        if not blocks:
+            check.fail(f"{where}.blocks", "a non-empty list of blocks")
+        _names(blocks, f"{where}.blocks", check, "block")
+        for i, block in enumerate(blocks):
+            check.fields(block, {"name", "layers", "residual"}, f"{where}.blocks[{i}]")
+            check.type(block.get("residual", False), bool, f"{where}.blocks[{i}].residual", "true or false")
+            _layers(block.get("layers"), f"{where}.blocks[{i}].layers", check)
+
+    @staticmethod
+    def _prefix(block: dict[str, Any]) -> str:
+        return f"{block['name']}.body." if block.get("residual") else f"{block['name']}."
+
+    def parameters(self, spec: dict[str, Any]) -> dict[str, list[int]]:
+        return {k: v for b in spec["blocks"] for k, v in _sequential_parameters(b["layers"], self._prefix(b)).items()}
+
+    def build_layout(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
+        blocks = OrderedDict()
+        for block in spec["blocks"]:
+            body = _sequential(block["layers"], gen)
+            blocks[block["name"]] = Residual(body) if block.get("residual") else body
+        return nn.Sequential(blocks)
+
+    def describe_layout(self, spec: dict[str, Any]) -> str:
+        parts = [f"{b['name']}: " + (f"Residual(x + {_describe_sequential(b['layers'])})" if b.get("residual")
+                                     else _describe_sequential(b["layers"])) for b in spec["blocks"]]
+        return "nn.Sequential(" + ", ".join(parts) + ")"
+
+
+@OBJECTS.register
+class BranchedModel(_Model):
+    name = "branched"
+    layout = {"trunk", "heads"}
+    summary = "h = trunk(x); output = sum of scale · head(h) over used heads, some detached"
+
+    HEAD_FIELDS = {"name", "layers", "input", "output", "scale", "used"}
+
+    def validate_layout(self, spec: dict[str, Any], where: str, check: Checker) -> None:
+        _layers(spec.get("trunk"), f"{where}.trunk", check)
+        heads = check.type(spec.get("heads"), list, f"{where}.heads", "a non-empty list of heads")
+        _names(heads, f"{where}.heads", check, "head")
+        for i, head in enumerate(heads):
+            at = f"{where}.heads[{i}]"
+            check.fields(head, self.HEAD_FIELDS, at)
+            _layers(head.get("layers"), f"{at}.layers", check)
+            for end in ("input", "output"):
+                check.choice(head.get(end, "attached"), ("attached", "detach"), f"{at}.{end}")
+            check.number(head.get("scale", 1.0), f"{at}.scale")
+            check.type(head.get("used", True), bool, f"{at}.used", "true or false")
+        if not any(head.get("used", True) for head in heads):
+            check.fail(f"{where}.heads", "at least one used head (the output is their sum)")
+
+    def parameters(self, spec: dict[str, Any]) -> dict[str, list[int]]:
+        found = _sequential_parameters(spec["trunk"], "trunk.")
+        for head in spec["heads"]:
+            found.update(_sequential_parameters(head["layers"], f"heads.{head['name']}."))
+        return found
+
+    def build_layout(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
+        trunk = _sequential(spec["trunk"], gen)
+        heads = {head["name"]: _sequential(head["layers"], gen) for head in spec["heads"]}
+        wiring = {head["name"]: Wiring(head.get("input") == "detach", head.get("output") == "detach",
+                                       float(head.get("scale", 1.0)), head.get("used", True))
+                  for head in spec["heads"]}
+        return Branched(trunk, heads, wiring)
+
+    def describe_layout(self, spec: dict[str, Any]) -> str:
+        heads = []
+        for head in spec["heads"]:
+            notes = [note for flag, note in (
+                (head.get("input") == "detach", "input detached"), (head.get("output") == "detach", "output detached"),
+                ("scale" in head, f"scaled by {head.get('scale')}"), (not head.get("used", True), "unused")) if flag]
+            heads.append(f"{head['name']}{' (' + ', '.join(notes) + ')' if notes else ''}: "
+                         f"{_describe_sequential(head['layers'])}")
+        return f"Branched(trunk: {_describe_sequential(spec['trunk'])}; heads {'; '.join(heads)})"

@@ -1,0 +1,81 @@
+"""The state a model arrives in, common to every model kind: stale gradients, frozen parameters, its mode.
+
+* ``stale_grad``: an INIT, plus ``inject`` (``[{"param": "2.weight", "index": 5, "value": "inf"}]``: the flat,
+  row-major entry set to ``"inf"``, ``"-inf"`` or ``"nan"``, strings because JSON has none of them) and ``none``
+  (parameter names whose ``.grad`` stays ``None``). Every parameter's gradient is drawn, in
+  ``named_parameters()`` order, before any is dropped, so naming one in ``none`` leaves the others unchanged.
+* ``frozen``: parameter names built with ``requires_grad=False``; a frozen parameter's ``.grad`` is ``None``.
+* ``mode``: ``"train"`` (PyTorch's default) or ``"eval"``, set on the whole model.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from torch import nn
+
+from judge.package.kinds.base import Checker
+from judge.package.kinds.inits import describe_init, draw, validate_init
+
+FIELDS = {"stale_grad", "frozen", "mode"}
+MODES = ("train", "eval")
+NONFINITE = {"inf": float("inf"), "-inf": float("-inf"), "nan": float("nan")}
+
+
+def validate_state(spec: dict[str, Any], where: str, check: Checker, params: dict[str, list[int]]) -> None:
+    """``params``: the model's parameter names and shapes, as the layer kinds declare them."""
+    frozen = check.names(spec.get("frozen", []), params, f"{where}.frozen", "parameters")
+    if "stale_grad" in spec:
+        stale = validate_init(spec["stale_grad"], f"{where}.stale_grad", check, None, {"inject", "none"})
+        if stale["init"] == "values":
+            check.fail(f"{where}.stale_grad.init", "a scheme that fits every parameter's shape (not \"values\")")
+        for i, entry in enumerate(check.type(stale.get("inject", []), list, f"{where}.stale_grad.inject",
+                                             "a list of {\"param\", \"index\", \"value\"} objects")):
+            at = f"{where}.stale_grad.inject[{i}]"
+            check.type(entry, dict, at, "an object like {\"param\": \"0.weight\", \"index\": 0, \"value\": \"inf\"}")
+            check.fields(entry, {"param", "index", "value"}, at)
+            name = check.names([entry.get("param")], params, f"{at}.param", "parameters")[0]
+            size = int(torch.Size(params[name]).numel())
+            check.integer(entry.get("index"), f"{at}.index", 0, size - 1)
+            check.choice(entry.get("value"), NONFINITE, f"{at}.value")
+        cleared = set(frozen) | set(check.names(stale.get("none", []), params, f"{where}.stale_grad.none", "parameters"))
+        for i, entry in enumerate(stale.get("inject", [])):
+            if entry["param"] in cleared:
+                check.fail(f"{where}.stale_grad.inject[{i}].param", "a parameter whose .grad is not None (not frozen or in none)")
+    check.choice(spec.get("mode", "train"), MODES, f"{where}.mode")
+
+
+def apply_state(model: nn.Module, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
+    frozen = set(spec.get("frozen", []))
+    stale = spec.get("stale_grad")
+    if stale is not None:
+        cleared = frozen | set(stale.get("none", []))
+        for name, p in model.named_parameters():
+            grad = draw(stale, list(p.shape), gen).float()
+            p.grad = None if name in cleared else grad
+        params = dict(model.named_parameters())
+        for entry in stale.get("inject", []):
+            params[entry["param"]].grad.view(-1)[entry["index"]] = NONFINITE[entry["value"]]
+    for name, p in model.named_parameters():
+        if name in frozen:
+            p.requires_grad_(False)
+    return model.train(spec.get("mode", "train") == "train")
+
+
+def describe_state(spec: dict[str, Any]) -> str:
+    """What the model arrives with, after its structure; empty when nothing departs from a fresh model."""
+    text = ""
+    stale = spec.get("stale_grad")
+    if stale is not None:
+        init = {k: v for k, v in stale.items() if k not in ("inject", "none")}
+        text += f"; every .grad already holds {describe_init(init)} from an earlier backward pass"
+        for entry in stale.get("inject", []):
+            text += f", with {entry['param']}.grad[{entry['index']}] = {entry['value']} (flat index)"
+        if stale.get("none"):
+            text += f"; .grad is None for {', '.join(stale['none'])}"
+    if spec.get("frozen"):
+        text += f"; frozen (requires_grad=False): {', '.join(spec['frozen'])}"
+    if "mode" in spec:
+        text += f"; in {spec['mode']} mode"
+    return text

@@ -1,0 +1,73 @@
+"""Data kinds: ``tensor`` (float32, or int64 with exact values) and ``labels`` (class indices, int64)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import torch
+
+from judge.package.kinds.base import OBJECTS, Checker, ObjectKind
+from judge.package.kinds.inits import SCHEMES, describe_init, draw, flat_values, validate_init
+
+DTYPES = {"float32": torch.float32, "int64": torch.int64}
+EXACT_SCHEMES = ("zeros", "constant", "values")
+"""the schemes an int64 tensor may use: nothing random, nothing to round"""
+
+
+@OBJECTS.register
+class Tensor(ObjectKind):
+    name = "tensor"
+    fields = {"seed", "shape", "dtype", *(p for s in SCHEMES.values() for p in s.params), "init"}
+    summary = "a tensor of a given shape drawn by an INIT"
+
+    def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:
+        check.integer(spec.get("seed"), f"{where}.seed")
+        shape = check.dims(spec.get("shape"), f"{where}.shape", allow_zero=True)
+        dtype = check.choice(spec.get("dtype", "float32"), DTYPES, f"{where}.dtype")
+        validate_init({k: v for k, v in spec.items() if k not in ("kind", "seed", "shape", "dtype")}, where,
+                      check, shape)
+        if dtype == "int64":
+            if spec["init"] not in EXACT_SCHEMES:
+                check.fail(f"{where}.init", "one of " + ", ".join(f'"{s}"' for s in EXACT_SCHEMES) + " for int64")
+            if spec["init"] != "zeros" and any(float(v) != math.floor(v) for v in flat_values(spec)):
+                check.fail(f"{where}.{'value' if spec['init'] == 'constant' else 'values'}", "whole numbers for int64")
+
+    def build(self, spec: dict[str, Any]) -> torch.Tensor:
+        gen = torch.Generator().manual_seed(spec["seed"])
+        return draw(spec, list(spec["shape"]), gen).to(DTYPES[spec.get("dtype", "float32")])
+
+    def describe(self, spec: dict[str, Any]) -> str:
+        shape = "×".join(str(d) for d in spec["shape"])
+        dtype = f" {spec['dtype']}" if "dtype" in spec else ""
+        return f"tensor {shape}{dtype}, {describe_init(spec)}, seed {spec['seed']}"
+
+
+@OBJECTS.register
+class Labels(ObjectKind):
+    name = "labels"
+    fields = {"seed", "n", "num_classes", "values"}
+    summary = "a 1-D int64 tensor of class indices, drawn or given"
+
+    def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:
+        if "values" in spec:
+            check.fields(spec, {"kind", "values", "num_classes"}, where)
+            values = check.type(spec["values"], list, f"{where}.values", "a list of class indices")
+            top = check.integer(spec.get("num_classes", 2**62), f"{where}.num_classes", low=1)
+            for i, v in enumerate(values):
+                check.integer(v, f"{where}.values[{i}]", 0, top - 1)
+        else:
+            check.integer(spec.get("seed"), f"{where}.seed")
+            check.integer(spec.get("n"), f"{where}.n", low=0)
+            check.integer(spec.get("num_classes"), f"{where}.num_classes", low=1)
+
+    def build(self, spec: dict[str, Any]) -> torch.Tensor:
+        if "values" in spec:
+            return torch.tensor(spec["values"], dtype=torch.int64)
+        gen = torch.Generator().manual_seed(spec["seed"])
+        return torch.randint(spec["num_classes"], (spec["n"],), generator=gen, dtype=torch.int64)
+
+    def describe(self, spec: dict[str, Any]) -> str:
+        if "values" in spec:
+            return f"labels {spec['values']}"
+        return f"labels: {spec['n']} class indices drawn uniformly from 0..{spec['num_classes'] - 1}, seed {spec['seed']}"
