@@ -81,7 +81,7 @@ CATALOGUE: dict[str, str] = {
     # authoring
     "gen_rejected": "{case}: rejected as fragile: {reason}",
     "gen_bad_output": "{case}: call {call} ({method}) returns {what}; outputs hold only numbers, strings, lists and dicts with string keys (a decision is a string, never a bool or None)",
-    "gen_small_values": "{count} expected value(s) lie between 0 and {below}, where the absolute tolerance compares them weakly (first: {path} = {value}); keep them at or above {below}, or exactly 0, report them on a log scale, or list their name in [fragility] fractions if they are exact fractions",
+    "gen_small_values": "{count} expected value(s) in (0, {below}) are compared weakly by the absolute tolerance (first: {path} = {value}); keep them at least {below} or exactly 0, use a log scale, or list the name in [fragility] fractions",
     "gen_reference_failed": "{case}: the reference raised {reason} on call {call} ({method})",
     "no_reference": "{path}: no reference solution; write class Solution there ('judge new' writes a stub)",
     "new_exists": "{path} already exists; choose another slug, or remove it first",

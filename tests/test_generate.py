@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from judge.author.fragility import compare_configurations, guards, thresholds
+from judge.author.generate import check_case
+from judge.author.reference import load_reference
 from judge.package.build import build_objects, checksum
 from judge.package.cases import parse_case
-from judge.package.generate import _fragility, check_case, load_reference
 from judge.package.problem import find_problem
 
 PROBLEM = find_problem("training-diagnostics")
@@ -28,7 +30,8 @@ def _values(rows: list) -> dict:
 
 
 def _reason(case) -> str | None:
-    return check_case(PROBLEM, load_reference(PROBLEM), case)[1]
+    errors = check_case(PROBLEM, load_reference(PROBLEM), case).errors
+    return str(errors[0]) if errors else None
 
 
 def test_a_sound_case_is_kept():
@@ -51,7 +54,7 @@ def test_r4_statistic_at_a_threshold():
 def test_r5_neuron_at_the_kink():
     # neuron 0 peaks at 1e-6 while the layer's spread is about 4: dead or alive depends on rounding
     layers = [{"linear": [1, 2], "weight": _values([[(1 + 1e-6) / 2], [5.0]]),
-               "bias": _values([(1e-6 - 1) / 2, 0.0])}]
+               "bias": _values([(1e-6 - 1) / 2, 0.0])}, {"act": "relu"}]
     assert _reason(_case(layers, [[1.0], [-1.0]])).startswith("R5")
 
 
@@ -72,8 +75,10 @@ def test_r5_sigmoid_underflow():
     ([[{"mean": 0.1}]], [[{"mean": 0.1}]], None),            # only the thresholded statistics count for R4
 ])
 def test_fragility_rules(reference, variant, rule):
-    reason = _fragility(PROBLEM, reference, {"variant": variant})
-    assert (reason or "")[:2] == (rule or "")
+    methods = ["compute_activation_stats"]
+    found = compare_configurations(reference, {"variant": variant}, methods, PROBLEM.tolerance) + [
+        f for f in thresholds(reference, methods, [[]], [None], guards(PROBLEM)) if f.severity == "error"]
+    assert [f.rule for f in found][:1] == ([rule] if rule else [])
 
 
 def test_building_is_deterministic_and_checksummed():
