@@ -45,10 +45,12 @@ TOY_CASES = {
 
 @pytest.fixture(scope="session", autouse=True)
 def judge_home(tmp_path_factory) -> Iterator[Path]:
-    """Every judge the tests start records its attempts here, never in the real user's history."""
+    """Every judge the tests start records its attempts here, never in the real user's history, and keeps its
+    calibrated reference times in a cache of the test session's own, never in the real user's cache."""
     home = tmp_path_factory.mktemp("judge-home")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("JUDGE_HOME", str(home))
+        patch.setenv("JUDGE_CACHE", str(tmp_path_factory.mktemp("judge-cache")))
         yield home
 
 

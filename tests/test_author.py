@@ -1,0 +1,83 @@
+"""An author's path: ``judge new`` -> reference and cases -> ``judge gen`` -> ``judge verify``, without touching
+judge code; and what ``verify`` reports when a package is broken in several places at once."""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+
+from judge.author.scaffold import SKELETON
+from tests.conftest import run_judge
+
+REFERENCE = textwrap.dedent('''
+    import torch
+
+
+    class Solution:
+        def solve(self, x: torch.Tensor) -> float:
+            return round(x.abs().mean().item(), 4)
+''')
+
+
+def _new(tmp_path, slug: str = "demo"):
+    (tmp_path / "problems").mkdir(exist_ok=True)
+    return run_judge(["new", slug], tmp_path)
+
+
+def test_new_then_reference_case_and_gen_gives_a_package_verify_accepts(tmp_path):
+    made = _new(tmp_path)
+    assert made.returncode == 0, made.stderr
+    assert "judge gen demo" in made.stdout
+    package, reference = tmp_path / "problems" / "demo", tmp_path / "solutions" / "demo.py"
+    assert (package / "problem.toml").read_text().startswith("# A new problem")
+    assert 'slug = "demo"' in (package / "problem.toml").read_text() and reference.exists()
+
+    stub = run_judge(["gen", "demo"], tmp_path)  # the stub raises: gen says where, and writes nothing
+    assert stub.returncode == 1 and "NotImplementedError" in stub.stdout and "call 0 (solve)" in stub.stdout
+
+    reference.write_text(REFERENCE)
+    hidden = {"title": "uniform", "objects": {"x": {"kind": "tensor", "seed": 5, "shape": [16, 3], "init": "uniform"}},
+              "calls": [{"method": "solve", "args": ["$x"]}]}
+    (package / "cases" / "hidden" / "01-uniform.json").write_text(json.dumps(hidden))
+    generated = run_judge(["gen", "demo"], tmp_path)
+    assert generated.returncode == 0, generated.stdout + generated.stderr
+    assert "2 cases kept, 0 rejected" in generated.stdout
+
+    verified = run_judge(["verify", "demo"], tmp_path)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "demo: ok" in verified.stdout and "0 failed, 0 error(s)" in verified.stdout
+    statement = run_judge(["statement", "demo", "--lang", "zh"], tmp_path)
+    assert statement.returncode == 0 and "|got - expected| <= 1e-4 * max(1, |expected|) + 1e-9" in statement.stdout
+
+
+def test_new_refuses_a_bad_slug_and_an_existing_package(tmp_path):
+    bad = _new(tmp_path, "Bad_Slug")
+    assert bad.returncode == 2 and "not a valid slug" in bad.stderr
+    assert _new(tmp_path).returncode == 0
+    again = _new(tmp_path)
+    assert again.returncode == 2 and "already exists" in again.stderr
+
+
+def test_the_skeleton_fills_every_placeholder():
+    for path in SKELETON.rglob("*"):
+        if path.is_file() and path.name in ("problem.toml", "reference.py"):
+            assert set(re.findall(r"\$(\w+)", path.read_text())) <= {"slug", "title"}, path
+
+
+def test_verify_reports_every_problem_in_every_package(tmp_path):
+    """Two broken packages, two faults each: all four are reported, with the summary line."""
+    for slug in ("first", "second"):
+        assert _new(tmp_path, slug).returncode == 0
+        (tmp_path / "solutions" / f"{slug}.py").write_text(REFERENCE)
+        assert run_judge(["gen", slug], tmp_path).returncode == 0
+        (tmp_path / "problems" / slug / "starter.py").write_text("def broken(:\n")
+        toml = tmp_path / "problems" / slug / "problem.toml"
+        toml.write_text(toml.read_text() + '\n[[pitfalls]]\nid = "forgot"\nsummary = "no declared submission"\n')
+    result = run_judge(["verify", "--no-submissions"], tmp_path)
+    assert result.returncode == 1
+    for slug in ("first", "second"):
+        assert f"problems/{slug}/starter.py: the starter does not compile" in result.stdout
+        assert "pitfall 'forgot' has no declared wrong submission" in result.stdout
+        assert f"{slug}: FAILED" in result.stdout
+    assert "2 problem(s): 2 failed, 4 error(s)" in result.stdout
