@@ -7,8 +7,10 @@ import json
 import re
 import textwrap
 
+import pytest
+
 from judge.author.scaffold import SKELETON
-from tests.conftest import run_judge
+from tests.conftest import REFERENCE_SOURCE, SLUG, TOY_CASES, TOY_MEMORY_MB, build_toy, judge_json, run_judge
 
 REFERENCE = textwrap.dedent('''
     import torch
@@ -81,3 +83,23 @@ def test_verify_reports_every_problem_in_every_package(tmp_path):
         assert "pitfall 'forgot' has no declared wrong submission" in result.stdout
         assert f"{slug}: FAILED" in result.stdout
     assert "2 problem(s): 2 failed, 4 error(s)" in result.stdout
+
+
+def test_a_problem_tolerance_reaches_verdicts_reports_and_statements(tmp_path):
+    """``[comparison]`` loosened to 0.05: a submission 0.01 off everywhere is accepted, and every text says so."""
+    root = build_toy(tmp_path, {"sample/01-small": TOY_CASES["sample/01-small"]}, TOY_MEMORY_MB)
+    toml = root / "problems" / SLUG / "problem.toml"
+    toml.write_text(toml.read_text() + "\n[comparison]\nabsolute = 0.05\nrelative = 0.05\n")
+    off = tmp_path / "off.py"
+    off.write_text(REFERENCE_SOURCE.replace("def _r(t", "def _r_exact(t").replace(
+        "class Solution", "def _r(t):\n    return _r_exact(t) + 0.01\n\n\nclass Solution"))
+    code, report = judge_json(["run", SLUG, str(off)], root)
+    assert (code, report["verdict"]) == (0, "accepted")
+    formula = "|got - expected| <= 0.05 * max(1, |expected|) + 1e-9"
+    assert report["judge"]["comparison_rule"] == formula
+    assert formula in run_judge(["statement", SLUG], root).stdout
+    toml.write_text(toml.read_text().replace("absolute = 0.05\nrelative = 0.05", "absolute = 0.001\nrelative = 0.001"))
+    code, report = judge_json(["run", SLUG, str(off)], root)
+    assert (code, report["verdict"]) == (1, "wrong_answer")
+    first = report["tests"][0]["extra_data"]["calls"][0]["differences"][0]
+    assert first["tolerance"] == pytest.approx(max(0.001, 0.001 * abs(first["expected"])) + 1e-9)

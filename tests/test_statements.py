@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from markdown_it import MarkdownIt
 
-from judge.package.problem import find_problem
+from judge.package.problem import available, find_problem
 from judge.package.statement import render_markdown
 from judge.package.text import to_terminal
 from tests.conftest import run_judge
 
-SLUGS = ["training-diagnostics", "dead-relu-detector"]
+SLUGS = available()
 
 
 def _code(markdown: str) -> tuple[list[str], set[str]]:
@@ -32,6 +32,7 @@ def test_both_languages_carry_the_same_constants_and_examples(slug):
     assert english.count("### Example ") == chinese.count("### 示例 ") == examples
     for case in problem.samples:
         assert case.title in english and case.titles["zh"] in chinese
+    assert problem.tolerance.formula in english and problem.tolerance.formula in chinese
 
 
 def test_show_and_statement_take_a_language():
