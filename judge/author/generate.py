@@ -236,16 +236,17 @@ def generate(problem: Problem, dry_run: bool = False, log: Log = print, device: 
             checked, changed = _device_case(problem, module, case, device)
         for finding in checked.findings:
             if finding.severity != ERROR:
-                log(f"warning  {case.id}: {finding}")
+                log(messages.say("gen_warning", case=case.id, finding=finding))
         if checked.errors or checked.expected is None:
             reason = "; ".join(map(str, checked.errors))
             rejected.append((case.id, reason))
-            log(f"rejected {case.id}: {reason}")
+            log(messages.say("gen_rejected", case=case.id, reason=reason))
             continue
         if not dry_run:
             save_case(case, _record(problem, case, checked.expected, device, mistakes))
-        log(f"ok       {case.id}" + (f" (differs from cpu at {', '.join(changed)})" if changed else ""))
-    log(f"{problem.slug}: {len(problem.cases) - len(rejected)} cases kept, {len(rejected)} rejected")
+        note = messages.say("gen_differs", fields=", ".join(changed)) if changed else ""
+        log(messages.say("gen_ok", case=case.id, note=note))
+    log(messages.say("gen_summary", slug=problem.slug, kept=len(problem.cases) - len(rejected), rejected=len(rejected)))
     return rejected
 
 

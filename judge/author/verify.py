@@ -169,13 +169,13 @@ def _check_declared(problem: Problem, workers: Workers, tally: Tally) -> None:
             tally.error(messages.say("verify_declared", path=declared.path, declared=declared.verdict,
                                      got=report["verdict"]))
             continue
-        tally.log(f"ok  {declared.verdict:<22} {declared.path.name}")
+        tally.log(messages.say("verify_ok", verdict=declared.verdict, name=declared.path.name))
         if declared.verdict == "accepted":
             _near_limits(declared.path, report, tally)
 
 
 def _verify_one(slug: str, declared: bool, workers: Workers, log: Log) -> Tally:
-    log(f"== {slug}")
+    log(messages.say("verify_start", slug=slug))
     tally = Tally(log)
     try:
         problem = find_problem(slug)
@@ -200,7 +200,7 @@ def verify(slugs: list[str] | None = None, declared: bool = True, log: Log = pri
     try:
         for slug in chosen:
             tally = _verify_one(slug, declared, workers, log)
-            log(f"{slug}: {'ok' if not tally.errors else 'FAILED'}")
+            log(messages.say("verify_result", slug=slug, result="FAILED" if tally.errors else "ok"))
             failed, errors, warnings = failed + bool(tally.errors), errors + tally.errors, warnings + tally.warnings
     finally:
         workers.close()
