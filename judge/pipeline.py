@@ -41,7 +41,7 @@ class Judge:
         plan, started = self.plan, time.monotonic()
         session = Session(path, plan.cases, plan.methods, plan.device, plan.memory_bytes, self.launch, self.verified)
         try:
-            results = judge_cases(session, plan.limits, plan.expected, plan.items, plan.problem.tolerance)
+            results = self._cases(session)
         finally:
             session.close()
         self.verified = session.verified
@@ -53,7 +53,11 @@ class Judge:
         plan = self.plan
         session = Session(path, plan.cases, plan.methods, plan.device, plan.memory_bytes, self.launch)
         session.failed_start = (Verdict.COMPILE_ERROR, {"exc": "NotJudgeable", "msg": reason})
-        return self._report(path, data, session, judge_cases(session, plan.limits, plan.expected, plan.items, plan.problem.tolerance), 0.0)
+        return self._report(path, data, session, self._cases(session), 0.0)
+
+    def _cases(self, session: Session) -> list[CaseResult]:
+        plan = self.plan
+        return judge_cases(session, plan.limits, plan.expected, plan.items, plan.problem.tolerance)
 
     def _report(self, path: Path, data: bytes, session: Session, results: list[CaseResult],
                 wall_s: float) -> dict[str, Any]:
