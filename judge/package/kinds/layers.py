@@ -38,8 +38,11 @@ def _inits(spec: dict[str, Any], where: str, check: Checker, parts: dict[str, li
             validate_init(spec[part], f"{where}.{part}", check, shape)
 
 
-def _describe_parts(spec: dict[str, Any], parts: tuple[str, ...]) -> str:
-    return ", ".join(f"{part} {describe_init(spec.get(part, DEFAULT))}" for part in parts)
+def _describe_parts(spec: dict[str, Any], parts: tuple[str, ...],
+                    defaults: dict[str, dict[str, Any]] | None = None) -> str:
+    """``weight kaiming_normal, bias zeros``; a part whose default is not PyTorch's fan-based one is described as
+    what it draws (BatchNorm's weight: ``constant(value=1.0)``)."""
+    return ", ".join(f"{part} {describe_init(_init(spec, part, (defaults or {}).get(part, DEFAULT)))}" for part in parts)
 
 
 def _linear_dims(spec: dict[str, Any], where: str, check: Checker) -> None:
@@ -104,6 +107,9 @@ class Act(LayerKind):
 class _Norm(LayerKind):
     """Affine weight (default 1) and bias (default 0) over a feature shape."""
 
+    DEFAULTS = {"weight": ONES, "bias": ZEROS, "running_mean": ZEROS, "running_var": ONES}
+    """PyTorch's own initial values, which ``{"init": "default"}`` stands for here"""
+
     def shape(self, spec: dict[str, Any]) -> list[int]:
         raise NotImplementedError
 
@@ -113,8 +119,8 @@ class _Norm(LayerKind):
     def affine(self, layer: nn.Module, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         shape = self.shape(spec)
         fans = (shape[-1], shape[-1])
-        layer.weight = nn.Parameter(_tensor(spec, "weight", shape, gen, fans, ONES))
-        layer.bias = nn.Parameter(_tensor(spec, "bias", shape, gen, fans, ZEROS))
+        for part in ("weight", "bias"):
+            setattr(layer, part, nn.Parameter(_tensor(spec, part, shape, gen, fans, self.DEFAULTS[part])))
         return layer
 
 
@@ -143,12 +149,12 @@ class BatchNorm1d(_Norm):
         layer = self.affine(nn.BatchNorm1d(spec["batchnorm1d"], spec.get("eps", 1e-5), spec.get("momentum", 0.1)),
                             spec, gen)
         shape, fans = self.shape(spec), (spec["batchnorm1d"],) * 2
-        layer.running_mean.copy_(_tensor(spec, "running_mean", shape, gen, fans, ZEROS))
-        layer.running_var.copy_(_tensor(spec, "running_var", shape, gen, fans, ONES))
+        for part in ("running_mean", "running_var"):
+            getattr(layer, part).copy_(_tensor(spec, part, shape, gen, fans, self.DEFAULTS[part]))
         return layer
 
     def describe(self, spec: dict[str, Any]) -> str:
-        parts = _describe_parts(spec, ("weight", "bias", "running_mean", "running_var"))
+        parts = _describe_parts(spec, ("weight", "bias", "running_mean", "running_var"), self.DEFAULTS)
         return (f"BatchNorm1d({spec['batchnorm1d']}, eps={spec.get('eps', 1e-5)}, "
                 f"momentum={spec.get('momentum', 0.1)}; {parts})")
 
@@ -175,7 +181,8 @@ class LayerNorm(_Norm):
         return self.affine(nn.LayerNorm(self.shape(spec), spec.get("eps", 1e-5)), spec, gen)
 
     def describe(self, spec: dict[str, Any]) -> str:
-        return f"LayerNorm({spec['layernorm']}, eps={spec.get('eps', 1e-5)}; {_describe_parts(spec, ('weight', 'bias'))})"
+        parts = _describe_parts(spec, ("weight", "bias"), self.DEFAULTS)
+        return f"LayerNorm({spec['layernorm']}, eps={spec.get('eps', 1e-5)}; {parts})"
 
 
 @LAYERS.register
