@@ -45,7 +45,7 @@ def _describe_parts(spec: dict[str, Any], parts: tuple[str, ...],
     return ", ".join(f"{part} {describe_init(_init(spec, part, (defaults or {}).get(part, DEFAULT)))}" for part in parts)
 
 
-def _linear_dims(spec: dict[str, Any], where: str, check: Checker) -> None:
+def _validate_linear(spec: dict[str, Any], where: str, check: Checker) -> None:
     check.dims(spec.get("linear"), f"{where}.linear", count=2)
     fan_in, fan_out = spec["linear"]
     _inits(spec, where, check, {"weight": [fan_out, fan_in], "bias": [fan_out]})
@@ -69,7 +69,7 @@ class Linear(LayerKind):
     summary = "nn.Linear(in, out)"
 
     def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:
-        _linear_dims(spec, where, check)
+        _validate_linear(spec, where, check)
 
     def parameters(self, spec: dict[str, Any]) -> list[tuple[str, list[int]]]:
         return _linear_parameters(spec)
@@ -278,7 +278,7 @@ class Custom(LayerKind):
         kind = check.choice(spec.get("custom"), BUGS, f"{where}.custom")
         bug = check.choice(spec.get("bug", "none"), BUGS[kind], f"{where}.bug")
         if kind == "linear":
-            _linear_dims(spec, where, check)
+            _validate_linear(spec, where, check)
             if bug == "input_grad_transposed" and spec["linear"][0] != spec["linear"][1]:
                 check.fail(f"{where}.linear", "a square layer (the bug transposes the weight)")
         else:

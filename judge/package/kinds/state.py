@@ -35,7 +35,9 @@ def validate_state(spec: dict[str, Any], where: str, check: Checker, params: dic
             at = f"{where}.stale_grad.inject[{i}]"
             check.type(entry, dict, at, "an object like {\"param\": \"0.weight\", \"index\": 0, \"value\": \"inf\"}")
             check.fields(entry, {"param", "index", "value"}, at)
-            name = check.names([entry.get("param")], params, f"{at}.param", "parameters")[0]
+            name = entry.get("param")
+            if name not in params:
+                check.fail(f"{at}.param", f"one of the parameters ({', '.join(params) or 'none'}), not {name!r}")
             size = int(torch.Size(params[name]).numel())
             check.integer(entry.get("index"), f"{at}.index", 0, size - 1)
             check.choice(entry.get("value"), NONFINITE, f"{at}.value")
