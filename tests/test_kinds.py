@@ -400,3 +400,28 @@ def test_custom_layers_forward_like_pytorch_and_work_with_torch_func():
     assert torch.equal(TanhFunction.apply(x, "derivative_from_input"), torch.tanh(x))
     grad = torch.func.grad(lambda t: TanhFunction.apply(t, "none").sum())(x.detach())
     assert torch.allclose(grad, 1 - torch.tanh(x.detach()) ** 2)
+
+
+def test_the_worker_runs_every_call_under_the_fixed_seed(tmp_path):
+    """Through the worker's own protocol (in process, unconfined): a dropout model gives the same output on every
+    call, and the output the author tools compute under :func:`seeded`."""
+    import io
+
+    from judge.worker.main import serve
+
+    solution = tmp_path / "solution.py"
+    solution.write_text("class Solution:\n    def f(self, model, x):\n        return model(x).tolist()\n")
+    spec = {"objects": {"model": _with(MLP, layers=[{"dropout": 0.5}]),
+                        "x": {"kind": "tensor", "seed": 1, "shape": [4, 6], "init": "normal"}},
+            "calls": [{"method": "f", "args": ["$model", "$x"]}]}
+    lines = [{"device": "cpu", "methods": ["f"], "cases": [spec]}] + [
+        {"id": i, "case": spec, "call": 0} for i in range(2)]
+    requests, out = io.BytesIO(b"".join(json.dumps(m).encode() + b"\n" for m in lines)), io.BytesIO()
+    serve(requests, out, str(solution), confine=False)
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    values = [r["value"] for r in replies if r.get("type") == "result"]
+    objects = build_objects(spec["objects"])
+    with seeded():
+        want = objects["model"](objects["x"]).tolist()
+    assert values == [want, want]
+    assert any(v == 0.0 for row in want for v in row)  # dropout really dropped something
