@@ -144,6 +144,11 @@ def test_models_declare_the_parameter_names_they_build():
 # --- each kind: the checksum follows its state -----------------------------------------------------------------
 
 MLP = {"kind": "mlp", "seed": 1, "layers": [{"linear": [3, 4]}, {"act": "relu"}, {"linear": [4, 2]}]}
+SGD = {"name": "sgd", "lr": 0.1, "momentum": 0.0, "nesterov": False, "weight_decay": 0.0}
+
+
+def _inject(param: str, index: int, value: str, **more: Any) -> dict[str, Any]:
+    return {"init": "normal", "inject": [{"param": param, "index": index, "value": value}], **more}
 
 
 def _with(base: dict[str, Any], **changes: Any) -> dict[str, Any]:
@@ -164,8 +169,8 @@ CHANGES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("stale_grad", MLP, _with(MLP, stale_grad={"init": "normal"})),
     ("stale_grad none", _with(MLP, stale_grad={"init": "normal"}),
      _with(MLP, stale_grad={"init": "normal", "none": ["2.bias"]})),
-    ("stale_grad inject", _with(MLP, stale_grad={"init": "normal", "inject": [{"param": "0.weight", "index": 1, "value": "inf"}]}),
-     _with(MLP, stale_grad={"init": "normal", "inject": [{"param": "0.weight", "index": 1, "value": "nan"}]})),
+    ("stale_grad inject", _with(MLP, stale_grad=_inject("0.weight", 1, "inf")),
+     _with(MLP, stale_grad=_inject("0.weight", 1, "nan"))),
     ("batchnorm1d running stats", _with(MLP, layers=[{"linear": [3, 4]}, {"batchnorm1d": 4}]),
      _with(MLP, layers=[{"linear": [3, 4]}, {"batchnorm1d": 4, "running_mean": {"init": "constant", "value": 2.0}}])),
     ("layernorm weight", _with(MLP, layers=[{"layernorm": 3}]),
@@ -178,9 +183,9 @@ CHANGES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
                          "heads": [{"name": "a", "layers": [{"linear": [2, 1]}]}]},
      {"kind": "branched", "seed": 1, "trunk": [{"linear": [2, 2]}],
       "heads": [{"name": "a", "layers": [{"linear": [2, 1]}], "input": "detach"}]}),
-    ("custom bug", _with(MLP, layers=[{"custom": "tanh"}]), _with(MLP, layers=[{"custom": "tanh", "bug": "derivative_from_input"}])),
-    ("optimizer value", {"kind": "optimizer", "name": "sgd", "lr": 0.1, "momentum": 0.0, "nesterov": False, "weight_decay": 0.0},
-     {"kind": "optimizer", "name": "sgd", "lr": 0.2, "momentum": 0.0, "nesterov": False, "weight_decay": 0.0}),
+    ("custom bug", _with(MLP, layers=[{"custom": "tanh"}]),
+     _with(MLP, layers=[{"custom": "tanh", "bug": "derivative_from_input"}])),
+    ("optimizer value", {"kind": "optimizer", **SGD}, {"kind": "optimizer", **SGD, "lr": 0.2}),
 ]
 
 
@@ -198,7 +203,8 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ({"kind": "tensor", "seed": 1, "shape": [2], "init": "normal", "sdt": 1.0}, "objects.obj.sdt"),
     ({"kind": "tensor", "seed": 1, "shape": [2, 2], "init": "values", "values": [1.0, 2.0, 3.0]}, "objects.obj.values"),
     ({"kind": "tensor", "seed": 1, "shape": [2], "init": "normal", "dtype": "int64"}, "objects.obj.init"),
-    ({"kind": "tensor", "seed": 1, "shape": [1], "init": "constant", "value": 0.5, "dtype": "int64"}, "objects.obj.value"),
+    ({"kind": "tensor", "seed": 1, "shape": [1], "init": "constant", "value": 0.5, "dtype": "int64"},
+     "objects.obj.value"),
     ({"kind": "labels", "values": [0, 5], "num_classes": 5}, "objects.obj.values[1]"),
     ({"kind": "labels", "seed": 1, "n": 4}, "objects.obj.num_classes"),
     (_with(MLP, seed="1"), "objects.obj.seed"),
@@ -212,35 +218,37 @@ BAD: list[tuple[dict[str, Any], str]] = [
     (_with(MLP, layers=[{"layernorm": [0]}]), "objects.obj.layers[0].layernorm"),
     (_with(MLP, layers=[{"dropout": 1.5}]), "objects.obj.layers[0].dropout"),
     (_with(MLP, layers=[{"conv2d": [1, 2]}]), "objects.obj.layers[0].conv2d"),
-    (_with(MLP, layers=[{"conv2d": [1, 2, 3], "weight": {"init": "values", "values": [1.0]}}]), "objects.obj.layers[0].weight.values"),
+    (_with(MLP, layers=[{"conv2d": [1, 2, 3], "weight": {"init": "values", "values": [1.0]}}]),
+     "objects.obj.layers[0].weight.values"),
     (_with(MLP, layers=[{"maxpool2d": 2, "stride": 0}]), "objects.obj.layers[0].stride"),
     (_with(MLP, layers=[{"flatten": 1}]), "objects.obj.layers[0].flatten"),
     (_with(MLP, layers=[{"custom": "relu"}]), "objects.obj.layers[0].custom"),
     (_with(MLP, layers=[{"custom": "tanh", "bug": "weight_grad_half"}]), "objects.obj.layers[0].bug"),
-    (_with(MLP, layers=[{"custom": "linear", "linear": [2, 3], "bug": "input_grad_transposed"}]), "objects.obj.layers[0].linear"),
+    (_with(MLP, layers=[{"custom": "linear", "linear": [2, 3], "bug": "input_grad_transposed"}]),
+     "objects.obj.layers[0].linear"),
     (_with(MLP, mode="test"), "objects.obj.mode"),
     (_with(MLP, frozen=["1.weight"]), "objects.obj.frozen[0]"),
     (_with(MLP, stale_grad={"init": "normal", "none": ["0.weights"]}), "objects.obj.stale_grad.none[0]"),
-    (_with(MLP, stale_grad={"init": "normal", "inject": [{"param": "0.bias", "index": 4, "value": "inf"}]}),
-     "objects.obj.stale_grad.inject[0].index"),
-    (_with(MLP, stale_grad={"init": "normal", "inject": [{"param": "0.bias", "index": 0, "value": "Infinity"}]}),
-     "objects.obj.stale_grad.inject[0].value"),
-    (_with(MLP, stale_grad={"init": "normal", "inject": [{"param": "9.weight", "index": 0, "value": "inf"}]}),
-     "objects.obj.stale_grad.inject[0].param"),
+    (_with(MLP, stale_grad=_inject("0.bias", 4, "inf")), "objects.obj.stale_grad.inject[0].index"),
+    (_with(MLP, stale_grad=_inject("0.bias", 0, "Infinity")), "objects.obj.stale_grad.inject[0].value"),
+    (_with(MLP, stale_grad=_inject("9.weight", 0, "inf")), "objects.obj.stale_grad.inject[0].param"),
     (_with(MLP, stale_grad={"init": "values", "values": [1.0]}), "objects.obj.stale_grad.init"),
-    (_with(MLP, frozen=["0.bias"], stale_grad={"init": "normal", "inject": [{"param": "0.bias", "index": 0, "value": "inf"}]}),
-     "objects.obj.stale_grad.inject[0].param"),
-    ({"kind": "net", "seed": 1, "blocks": [{"name": "a", "layers": []}, {"name": "a", "layers": []}]}, "objects.obj.blocks[1].name"),
+    (_with(MLP, frozen=["0.bias"], stale_grad=_inject("0.bias", 0, "inf")), "objects.obj.stale_grad.inject[0].param"),
+    (_with(MLP, stale_grad=_inject("0.bias", 0, "inf", none=["0.bias"])), "objects.obj.stale_grad.inject[0].param"),
+    ({"kind": "net", "seed": 1, "blocks": [{"name": "a", "layers": []}, {"name": "a", "layers": []}]},
+     "objects.obj.blocks[1].name"),
     ({"kind": "net", "seed": 1, "blocks": [{"name": "a.b", "layers": []}]}, "objects.obj.blocks[0].name"),
-    ({"kind": "branched", "seed": 1, "trunk": [], "heads": [{"name": "a", "layers": [], "used": False}]}, "objects.obj.heads"),
+    ({"kind": "branched", "seed": 1, "trunk": [], "heads": [{"name": "a", "layers": [], "used": False}]},
+     "objects.obj.heads"),
     ({"kind": "branched", "seed": 1, "trunk": [], "heads": [{"name": "a", "layers": [], "input": "detached"}]},
      "objects.obj.heads[0].input"),
     ({"kind": "optimizer", "name": "adam", "lr": 0.1, "betas": [0.9, 0.999], "weight_decay": 0.0}, "objects.obj.eps"),
     ({"kind": "optimizer", "name": "rmsprop", "lr": 0.1}, "objects.obj.name"),
-    ({"kind": "optimizer", "name": "sgd", "lr": 0.1, "momentum": 0.0, "nesterov": False, "weight_decay": 0.0, "betas": [0.9, 0.9]},
-     "objects.obj.betas"),
-    ({"kind": "training", "steps": 31, "clip_max_norm": 0.0, "warmup_steps": 1,
-      "optimizer": {"name": "sgd", "lr": 0.1, "momentum": 0.0, "nesterov": False, "weight_decay": 0.0}}, "objects.obj.steps"),
+    ({"kind": "optimizer", **SGD, "betas": [0.9, 0.9]}, "objects.obj.betas"),
+    ({"kind": "optimizer", **SGD, "nesterov": True}, "objects.obj.momentum"),
+    ({"kind": "training", "steps": 31, "clip_max_norm": 0.0, "warmup_steps": 1, "optimizer": SGD}, "objects.obj.steps"),
+    ({"kind": "training", "steps": 3, "clip_max_norm": 0.0, "warmup_steps": 1,
+      "optimizer": {"kind": "optimizer", **SGD}}, "objects.obj.optimizer.kind"),
 ]
 
 
@@ -306,7 +314,8 @@ def test_labels_are_int64_in_range():
 
 
 def test_residual_and_branched_forward():
-    net = _build({"kind": "net", "seed": 1, "blocks": [{"name": "res", "residual": True, "layers": [{"linear": [3, 3]}]}]})
+    net = _build({"kind": "net", "seed": 1, "blocks": [
+        {"name": "res", "residual": True, "layers": [{"linear": [3, 3]}]}]})
     x = torch.randn(5, 3)
     assert torch.allclose(net(x), x + net.res.body(x))
     model = _build({"kind": "branched", "seed": 2, "trunk": [{"linear": [3, 4]}], "heads": [
@@ -355,7 +364,8 @@ def test_hazards_of_activations_and_custom_layers():
     assert kinds.hazards(nn.Sigmoid()).floor == -80.0
     assert kinds.hazards(nn.ELU(1.0)) is None and kinds.hazards(nn.ELU(0.5)).kinks == (0.0,)
     assert kinds.hazards(nn.Tanh()) is None and kinds.hazards(nn.Linear(2, 2)) is None
-    layers = _build(_with(MLP, layers=[{"custom": "sigmoid"}, {"custom": "tanh"}, {"custom": "linear", "linear": [2, 2]}]))
+    layers = _build(_with(MLP, layers=[
+        {"custom": "sigmoid"}, {"custom": "tanh"}, {"custom": "linear", "linear": [2, 2]}]))
     assert [kinds.hazards(m) for m in layers] == [kinds.Hazard(floor=-80.0), None, None]
 
 

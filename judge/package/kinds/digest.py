@@ -25,19 +25,19 @@ import torch
 from torch import nn
 
 
-def _tensor(h: "hashlib._Hash", t: torch.Tensor) -> None:
+def _tensor(h: hashlib._Hash, t: torch.Tensor) -> None:
     h.update(str(tuple(t.shape)).encode())
     if t.dtype != torch.float32:
         h.update(str(t.dtype).encode())
     h.update(t.detach().cpu().contiguous().numpy().tobytes())
 
 
-def _names(h: "hashlib._Hash", label: str, names: list[str]) -> None:
+def _names(h: hashlib._Hash, label: str, names: list[str]) -> None:
     if names:
         h.update(f"{label}:{','.join(names)}".encode())
 
 
-def _module(h: "hashlib._Hash", module: nn.Module) -> None:
+def _module(h: hashlib._Hash, module: nn.Module) -> None:
     params = list(module.named_parameters())
     for _, p in params:
         _tensor(h, p.detach())
@@ -55,7 +55,7 @@ def _module(h: "hashlib._Hash", module: nn.Module) -> None:
             h.update(f"{name}:{m.extra_repr()}".encode())
 
 
-def update(h: "hashlib._Hash", obj: Any) -> None:
+def update(h: hashlib._Hash, obj: Any) -> None:
     """Add one built object to ``h``."""
     if isinstance(obj, torch.Tensor):
         _tensor(h, obj)
