@@ -48,18 +48,33 @@ Case files (JSON) are *specifications*, not pickles. A case names the objects it
 
 * An argument that is a string ``"$name"`` is the object ``name``, freshly built for every call, so a
   solution that mutates what it was given cannot influence another call. Any other argument is a JSON literal.
-* ``mlp`` builds an ``nn.Sequential``. A layer is ``{"linear": [in, out], "weight": INIT, "bias": INIT}``
-  (both default to ``{"init": "default"}``, PyTorch's own ``nn.Linear`` initialisation) or
-  ``{"act": "relu"|"sigmoid"|"tanh"|"leaky_relu", "negative_slope": 0.01}``. ``stale_grad`` (optional) fills
-  every parameter's ``.grad`` before the call, as if an earlier backward pass had run.
-* ``tensor`` builds a tensor of ``shape`` from an INIT.
+  Every call runs with torch's global generator seeded with a fixed constant (dropout is reproducible).
+* Object kinds (``"kind"``): ``tensor`` (float32 of ``shape`` from an INIT, or ``"dtype": "int64"`` with exact
+  values), ``labels`` (int64 class indices: ``n`` and ``num_classes``, or ``values``), ``mlp`` (an
+  ``nn.Sequential`` of ``layers``), ``net`` (named ``blocks`` of layers, ``"residual": true`` for ``x + body(x)``),
+  ``branched`` (a ``trunk`` and ``heads`` whose input or output may be detached, gated by ``scale`` or unused),
+  ``optimizer`` and ``training`` (validated config dicts, built without ``kind``).
+* Layer kinds, named by their key: ``linear`` (``[in, out]``, ``weight``/``bias`` INITs, both default to
+  ``{"init": "default"}``, PyTorch's own initialisation), ``act`` (an activation: ``relu``, ``leaky_relu``
+  (``negative_slope``), ``sigmoid``, ``tanh``, ``gelu`` (exact erf), ``silu``, ``softplus`` (``beta``,
+  ``threshold``), ``elu`` (``alpha``)), ``batchnorm1d`` (with preset ``running_mean``/``running_var``),
+  ``layernorm``, ``dropout``, ``conv2d`` (``[c_in, c_out, k]``), ``maxpool2d``, ``flatten``, and ``custom``
+  (judge autograd layers ``linear``/``tanh``/``sigmoid`` with a correct or deliberately wrong backward, ``bug``).
+* Model state, on any model kind: ``stale_grad`` (an INIT filling every ``.grad`` before the call, as if an
+  earlier backward pass had run, with ``inject`` of ``"inf"``/``"-inf"``/``"nan"`` entries and ``none``: grads
+  left ``None``), ``frozen`` (parameters with ``requires_grad=False``), ``mode`` (``train`` or ``eval``).
 * INIT is ``{"init": scheme, ...}`` with scheme one of: ``default``, ``zeros``, ``constant`` (``value``),
   ``normal`` (``mean``=0, ``std``=1), ``uniform`` (``low``=-1, ``high``=1), ``kaiming_normal`` and
   ``kaiming_uniform`` (``gain``=sqrt(2), fan-in mode), ``xavier_normal`` and ``xavier_uniform`` (``gain``=1),
-  ``values`` (``values``: a nested list of the exact shape).
+  ``values`` (``values``: a nested list of the exact shape). Convolutions' fans count the kernel (``c_in·k·k``).
+* ``docs/kinds.md`` shows every kind with an example; :mod:`judge.package.kinds` is their one registry, and an
+  unknown or misspelt key is an error naming the file and the field.
 * Every object draws from its own ``torch.Generator`` seeded with its ``seed``, in float64 on the CPU, then is
-  cast to float32, so a case builds bit-identical tensors on every machine; ``build_sha256`` records them and
-  the worker checks it before any submission code runs. Objects are moved to the judging device afterwards.
+  cast to float32, so a case builds bit-identical tensors on every machine; ``build_sha256`` records them (with
+  buffers, gradients, ``None`` gradients, frozen flags and modes) and the worker checks it before any submission
+  code runs. Objects are moved to the judging device afterwards.
+* ``permute`` (optional): the objects whose first axis is the batch, permuted together by ``judge gen``'s
+  row-permutation check; ``[]`` switches that check off; absent, the generator infers them.
 
 ``translations`` (optional) gives the title in other languages for the statement's examples:
 ``{"zh": {"title": "..."}}``.

@@ -4,8 +4,8 @@ Families, each a registry of small declarative classes or records:
 
 * object kinds (:data:`OBJECTS`): ``mlp``, ``net``, ``branched`` (:mod:`.models`), ``tensor``, ``labels``
   (:mod:`.values`), ``optimizer``, ``training`` (:mod:`.configs`);
-* layer kinds (:data:`LAYERS`, :mod:`.layers`): ``linear``, ``act``, ``batchnorm1d``, ``layernorm``, ``dropout``,
-  ``conv2d``, ``maxpool2d``, ``flatten``, ``custom``;
+* layer kinds (:data:`LAYERS`): ``linear``, ``act``, ``batchnorm1d``, ``layernorm``, ``dropout`` (:mod:`.layers`),
+  ``conv2d``, ``maxpool2d``, ``flatten`` (:mod:`.conv`), ``custom`` (:mod:`.custom`);
 * activations (:data:`ACTIVATIONS`, :mod:`.activations`), the values of an ``act`` layer;
 * INIT schemes (:data:`SCHEMES`, :mod:`.inits`);
 * the state a model arrives in (:mod:`.state`): ``stale_grad`` (with ``inject`` and ``none``), ``frozen``, ``mode``.
@@ -23,7 +23,7 @@ from typing import Any
 
 from torch import nn
 
-from judge.package.kinds import configs, digest, layers, models, values  # noqa: F401 -- they register their kinds
+from judge.package.kinds import configs, conv, custom, digest, layers, models, values  # noqa: F401 -- they register
 from judge.package.kinds.activations import ACTIVATIONS, BY_MODULE
 from judge.package.kinds.base import LAYERS, OBJECTS, Checker, Hazard
 from judge.package.kinds.custom import BUGS

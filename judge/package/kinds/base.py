@@ -6,6 +6,7 @@ build and describe a spec of its kind. Registering is one decorator; nothing els
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Iterator, NoReturn, TypeVar
@@ -47,7 +48,7 @@ class Checker:
         rng = "" if low is None and high is None else " " + _range(low, high, strict_low)
         self.type(value, (int, float), where, f"a number{rng}")
         too_low = low is not None and (value <= low if strict_low else value < low)
-        if value != value or too_low or high is not None and value > high:
+        if math.isnan(value) or too_low or high is not None and value > high:
             self.fail(where, f"a number{rng}")
         return value
 
@@ -71,7 +72,7 @@ class Checker:
             self.fail(where, "one of " + ", ".join(f'"{n}"' for n in names))
         return value
 
-    def fields(self, spec: dict[str, Any], allowed: set[str], where: str) -> None:
+    def fields(self, spec: dict[str, Any], allowed: set[str] | frozenset[str], where: str) -> None:
         """No key outside ``allowed``: a misspelt key fails here instead of being ignored."""
         for key in spec:
             if key not in allowed:
@@ -98,7 +99,7 @@ class ObjectKind:
     """A top-level object of a case: ``{"kind": name, ...}``."""
 
     name: ClassVar[str]
-    fields: ClassVar[set[str]]
+    fields: ClassVar[frozenset[str]]
     """the JSON keys this kind accepts besides ``kind``"""
     summary: ClassVar[str]
     """what it builds, in a few words (docs and error messages)"""
@@ -117,7 +118,7 @@ class LayerKind:
     """One layer of a model: a JSON object whose ``key`` names the kind (``{"linear": [4, 3], ...}``)."""
 
     key: ClassVar[str]
-    fields: ClassVar[set[str]] = set()
+    fields: ClassVar[frozenset[str]] = frozenset()
     """the other JSON keys this layer accepts"""
     summary: ClassVar[str]
 

@@ -68,7 +68,7 @@ class _Config(ObjectKind):
 @OBJECTS.register
 class Optimizer(_Config):
     name = "optimizer"
-    fields = {"name", *(k for keys in OPTIMIZERS.values() for k in keys)}
+    fields = frozenset({"name", *(k for keys in OPTIMIZERS.values() for k in keys)})
     summary = "an optimizer config (sgd, adam, adamw), built as a plain dict"
 
     def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:
@@ -78,7 +78,7 @@ class Optimizer(_Config):
 @OBJECTS.register
 class Training(_Config):
     name = "training"
-    fields = {"optimizer", "steps", "clip_max_norm", "warmup_steps"}
+    fields = frozenset({"optimizer", "steps", "clip_max_norm", "warmup_steps"})
     summary = "a training-run config (optimizer, steps, clipping, warmup), built as a plain dict"
 
     def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:

@@ -1,4 +1,5 @@
-"""Judge-built custom autograd layers: a correct forward and a correct or deliberately wrong backward.
+"""The ``custom`` layer kind: judge-built autograd layers with a correct forward and a correct or deliberately
+wrong backward.
 
 ``backprop-bug-finder`` (catalogue problem 14) hands learners models built from these and asks which layer's
 backward is broken. The Functions use ``setup_context`` (the new style), so ``torch.func`` transforms such as
@@ -13,7 +14,8 @@ import torch
 from torch import nn
 
 from judge.package.kinds.activations import EXP_FLOOR
-from judge.package.kinds.base import Hazard
+from judge.package.kinds.base import LAYERS, Checker, Hazard, LayerKind
+from judge.package.kinds.layers import describe_parts, linear_parameters, linear_tensors, validate_linear
 
 BUGS: dict[str, tuple[str, ...]] = {
     "linear": ("none", "weight_grad_half", "bias_grad_zero", "input_grad_sign", "input_grad_transposed"),
@@ -130,3 +132,36 @@ class CustomSigmoid(nn.Module):
 
     def extra_repr(self) -> str:
         return f"bug={self.bug!r}"
+
+
+@LAYERS.register
+class Custom(LayerKind):
+    key = "custom"
+    fields = frozenset({"bug", "linear", "weight", "bias"})
+    summary = "a judge autograd.Function layer (linear, tanh, sigmoid) with a correct or broken backward"
+
+    def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:
+        kind = check.choice(spec.get("custom"), BUGS, f"{where}.custom")
+        bug = check.choice(spec.get("bug", "none"), BUGS[kind], f"{where}.bug")
+        if kind == "linear":
+            validate_linear(spec, where, check)
+            if bug == "input_grad_transposed" and spec["linear"][0] != spec["linear"][1]:
+                check.fail(f"{where}.linear", "a square layer (the bug transposes the weight)")
+        else:
+            check.fields(spec, {"custom", "bug"}, where)
+
+    def parameters(self, spec: dict[str, Any]) -> list[tuple[str, list[int]]]:
+        return linear_parameters(spec) if spec["custom"] == "linear" else []
+
+    def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
+        bug = spec.get("bug", "none")
+        if spec["custom"] == "linear":
+            return CustomLinear(*linear_tensors(spec, gen), bug)
+        return (CustomTanh if spec["custom"] == "tanh" else CustomSigmoid)(bug)
+
+    def describe(self, spec: dict[str, Any]) -> str:
+        name = {"linear": "CustomLinear", "tanh": "CustomTanh", "sigmoid": "CustomSigmoid"}[spec["custom"]]
+        bug = spec.get("bug", "none")
+        inside = f"{spec['linear'][0]}, {spec['linear'][1]}; {describe_parts(spec, ('weight', 'bias'))}; " \
+            if spec["custom"] == "linear" else ""
+        return f"{name}({inside}backward {'correct' if bug == 'none' else 'with bug ' + bug})"

@@ -5,7 +5,10 @@ Every kind builds one of three things, and each is hashed by everything a submis
 * a tensor: its shape and bytes (NaN payloads and infinities included), and its dtype unless float32;
 * a module: every parameter and its ``.grad`` in ``named_parameters()`` order, then every buffer (BatchNorm's
   running statistics), then -- only where they depart from a freshly built PyTorch module -- the parameters
-  whose ``.grad`` is ``None`` while others have one, the frozen parameters, and the submodules in eval mode;
+  whose ``.grad`` is ``None`` while others have one, the frozen parameters, the submodules in eval mode, and the
+  settings of the judge's own modules (a custom layer's bug, a branched model's wiring). PyTorch modules'
+  settings (a dropout rate, a convolution's stride) come from the spec that both sides read, and their ``repr``
+  changes between torch versions, so they are not hashed;
 * a config: its JSON text, keys sorted.
 
 Hashing the departures only keeps the checksums of models that have none (every case written before these
@@ -22,19 +25,19 @@ import torch
 from torch import nn
 
 
-def _tensor(h: "hashlib._Hash", t: torch.Tensor) -> None:
+def _tensor(h: hashlib._Hash, t: torch.Tensor) -> None:
     h.update(str(tuple(t.shape)).encode())
     if t.dtype != torch.float32:
         h.update(str(t.dtype).encode())
     h.update(t.detach().cpu().contiguous().numpy().tobytes())
 
 
-def _names(h: "hashlib._Hash", label: str, names: list[str]) -> None:
+def _names(h: hashlib._Hash, label: str, names: list[str]) -> None:
     if names:
         h.update(f"{label}:{','.join(names)}".encode())
 
 
-def _module(h: "hashlib._Hash", module: nn.Module) -> None:
+def _module(h: hashlib._Hash, module: nn.Module) -> None:
     params = list(module.named_parameters())
     for _, p in params:
         _tensor(h, p.detach())
@@ -47,9 +50,12 @@ def _module(h: "hashlib._Hash", module: nn.Module) -> None:
     _names(h, "grad None", missing if len(missing) < len(params) else [])
     _names(h, "frozen", [name for name, p in params if not p.requires_grad])
     _names(h, "eval", [name or "(model)" for name, m in module.named_modules() if not m.training])
+    for name, m in module.named_modules():
+        if type(m).__module__.startswith("judge.") and m.extra_repr():
+            h.update(f"{name}:{m.extra_repr()}".encode())
 
 
-def update(h: "hashlib._Hash", obj: Any) -> None:
+def update(h: hashlib._Hash, obj: Any) -> None:
     """Add one built object to ``h``."""
     if isinstance(obj, torch.Tensor):
         _tensor(h, obj)

@@ -30,11 +30,13 @@ def _fan_std(init: dict[str, Any], fan_in: int, fan_out: int) -> float:
     return init.get("gain", 1.0) * math.sqrt(2.0 / (fan_in + fan_out))
 
 
-def _fan_normal(init: dict[str, Any], shape: list[int], gen: torch.Generator, fan_in: int, fan_out: int) -> torch.Tensor:
+def _fan_normal(init: dict[str, Any], shape: list[int], gen: torch.Generator, fan_in: int,
+                fan_out: int) -> torch.Tensor:
     return torch.randn(shape, generator=gen, dtype=F64) * _fan_std(init, fan_in, fan_out)
 
 
-def _fan_uniform(init: dict[str, Any], shape: list[int], gen: torch.Generator, fan_in: int, fan_out: int) -> torch.Tensor:
+def _fan_uniform(init: dict[str, Any], shape: list[int], gen: torch.Generator, fan_in: int,
+                 fan_out: int) -> torch.Tensor:
     bound = math.sqrt(3.0) * _fan_std(init, fan_in, fan_out)
     return _uniform(shape, -bound, bound, gen)
 
@@ -76,7 +78,8 @@ SCHEMES: dict[str, Scheme] = {s.name: s for s in (
 INIT_EXAMPLE = 'an object like {"init": "normal", "std": 1.0}'
 
 
-def draw(init: dict[str, Any], shape: list[int], gen: torch.Generator, fan_in: int = 1, fan_out: int = 1) -> torch.Tensor:
+def draw(init: dict[str, Any], shape: list[int], gen: torch.Generator, fan_in: int = 1,
+         fan_out: int = 1) -> torch.Tensor:
     """One float64 tensor of ``shape`` drawn by the scheme ``init`` (fans matter for layer schemes only)."""
     return SCHEMES[init["init"]].draw(init, shape, gen, fan_in, fan_out)
 
@@ -119,7 +122,7 @@ def validate_init(spec: Any, where: str, check: Checker, shape: list[int] | None
             want = f"{math.prod(shape)} numbers in all (shape {shape})" if shape is not None else "numbers"
             check.fail(f"{where}.values", f"a rectangular nested list of {want}")
         for value in flat_values(spec):
-            if value != value or value in (math.inf, -math.inf):
+            if not math.isfinite(value):
                 check.fail(f"{where}.values", "finite numbers")
     return spec
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from typing import Any
+from typing import Any, ClassVar
 
 import torch
 from torch import nn
@@ -56,14 +56,15 @@ def _names(entries: list[Any], where: str, check: Checker, what: str) -> None:
 class _Model(ObjectKind):
     """Shared by every model kind: the seed, the generator and the arriving state."""
 
-    layout: set[str]
+    layout: ClassVar[frozenset[str]]
     """the kind's own structural fields"""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.fields = {"seed", *cls.layout, *state.FIELDS}
+        cls.fields = frozenset({"seed", *cls.layout, *state.FIELDS})
 
     def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:
+        check.integer(spec.get("seed"), f"{where}.seed")
         self.validate_layout(spec, where, check)
         state.validate_state(spec, where, check, self.parameters(spec))
 
@@ -90,7 +91,7 @@ class _Model(ObjectKind):
 @OBJECTS.register
 class MLP(_Model):
     name = "mlp"
-    layout = {"layers"}
+    layout = frozenset({"layers"})
     summary = "an nn.Sequential of layers"
 
     def validate_layout(self, spec: dict[str, Any], where: str, check: Checker) -> None:
@@ -109,7 +110,7 @@ class MLP(_Model):
 @OBJECTS.register
 class Net(_Model):
     name = "net"
-    layout = {"blocks"}
+    layout = frozenset({"blocks"})
     summary = "an nn.Sequential of named blocks, each an nn.Sequential or a Residual (x + body(x))"
 
     def validate_layout(self, spec: dict[str, Any], where: str, check: Checker) -> None:
@@ -145,10 +146,10 @@ class Net(_Model):
 @OBJECTS.register
 class BranchedModel(_Model):
     name = "branched"
-    layout = {"trunk", "heads"}
+    layout = frozenset({"trunk", "heads"})
     summary = "h = trunk(x); output = sum of scale · head(h) over used heads, some detached"
 
-    HEAD_FIELDS = {"name", "layers", "input", "output", "scale", "used"}
+    HEAD_FIELDS = frozenset({"name", "layers", "input", "output", "scale", "used"})
 
     def validate_layout(self, spec: dict[str, Any], where: str, check: Checker) -> None:
         _layers(spec.get("trunk"), f"{where}.trunk", check)

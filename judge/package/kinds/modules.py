@@ -22,6 +22,9 @@ class Residual(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return x + self.body(x)
 
+    def extra_repr(self) -> str:
+        return "x + body(x)"
+
 
 @dataclass(frozen=True)
 class Wiring:

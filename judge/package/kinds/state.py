@@ -18,7 +18,7 @@ from torch import nn
 from judge.package.kinds.base import Checker
 from judge.package.kinds.inits import describe_init, draw, validate_init
 
-FIELDS = {"stale_grad", "frozen", "mode"}
+FIELDS = frozenset({"stale_grad", "frozen", "mode"})
 MODES = ("train", "eval")
 NONFINITE = {"inf": float("inf"), "-inf": float("-inf"), "nan": float("nan")}
 
@@ -35,14 +35,18 @@ def validate_state(spec: dict[str, Any], where: str, check: Checker, params: dic
             at = f"{where}.stale_grad.inject[{i}]"
             check.type(entry, dict, at, "an object like {\"param\": \"0.weight\", \"index\": 0, \"value\": \"inf\"}")
             check.fields(entry, {"param", "index", "value"}, at)
-            name = check.names([entry.get("param")], params, f"{at}.param", "parameters")[0]
+            name = entry.get("param")
+            if name not in params:
+                check.fail(f"{at}.param", f"one of the parameters ({', '.join(params) or 'none'}), not {name!r}")
             size = int(torch.Size(params[name]).numel())
             check.integer(entry.get("index"), f"{at}.index", 0, size - 1)
             check.choice(entry.get("value"), NONFINITE, f"{at}.value")
-        cleared = set(frozen) | set(check.names(stale.get("none", []), params, f"{where}.stale_grad.none", "parameters"))
+        none = check.names(stale.get("none", []), params, f"{where}.stale_grad.none", "parameters")
+        cleared = set(frozen) | set(none)
         for i, entry in enumerate(stale.get("inject", [])):
             if entry["param"] in cleared:
-                check.fail(f"{where}.stale_grad.inject[{i}].param", "a parameter whose .grad is not None (not frozen or in none)")
+                check.fail(f"{where}.stale_grad.inject[{i}].param",
+                           "a parameter whose .grad is not None (not frozen, not in none)")
     check.choice(spec.get("mode", "train"), MODES, f"{where}.mode")
 
 

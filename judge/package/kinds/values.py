@@ -18,7 +18,7 @@ EXACT_SCHEMES = ("zeros", "constant", "values")
 @OBJECTS.register
 class Tensor(ObjectKind):
     name = "tensor"
-    fields = {"seed", "shape", "dtype", *(p for s in SCHEMES.values() for p in s.params), "init"}
+    fields = frozenset({"seed", "shape", "dtype", *(p for s in SCHEMES.values() for p in s.params), "init"})
     summary = "a tensor of a given shape drawn by an INIT"
 
     def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:
@@ -46,7 +46,7 @@ class Tensor(ObjectKind):
 @OBJECTS.register
 class Labels(ObjectKind):
     name = "labels"
-    fields = {"seed", "n", "num_classes", "values"}
+    fields = frozenset({"seed", "n", "num_classes", "values"})
     summary = "a 1-D int64 tensor of class indices, drawn or given"
 
     def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:
@@ -70,4 +70,5 @@ class Labels(ObjectKind):
     def describe(self, spec: dict[str, Any]) -> str:
         if "values" in spec:
             return f"labels {spec['values']}"
-        return f"labels: {spec['n']} class indices drawn uniformly from 0..{spec['num_classes'] - 1}, seed {spec['seed']}"
+        top = spec["num_classes"] - 1
+        return f"labels: {spec['n']} class indices drawn uniformly from 0..{top}, seed {spec['seed']}"
