@@ -8,7 +8,8 @@ renders; every pitfall has a declared wrong submission; every hinted pitfall dep
 some sample case (else its hint could never show) and the stored ``mistakes`` agree with its declared
 submission. Then every declared submission is judged through the real judge, by warm workers forked from one
 zygote (:mod:`judge.worker.forkserver`), and must get the verdict its folder names; a case where the reference
-or a declared accepted submission uses more than half of its time limit, or of its memory limit, is a warning.
+uses more than half of its CPU-time limit, or a declared accepted submission more than half of its CPU-time or
+memory limit, is a warning.
 
 Every problem found is reported, in every package, not only the first; the run fails when any is an error.
 """
