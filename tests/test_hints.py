@@ -8,7 +8,10 @@ import shutil
 import pytest
 
 from judge.judging.hints import carries
+from judge.judging.submission import make_plan, read_submission
 from judge.package.problem import available, find_problem
+from judge.pipeline import Judge
+from judge.worker.forkserver import Zygote
 from tests.conftest import REPO, REFERENCE_SOURCE, SLUG, judge_json, run_judge
 
 STATS = [{"mean": 0.5, "std": 1.0}, {"mean": -0.25, "std": 2.0}]
@@ -48,17 +51,33 @@ def _declared(verdict: str) -> list:
     return found
 
 
+@pytest.fixture(scope="module")
+def run_report():
+    """``judge run``'s report for a declared submission, judged by warm workers (one zygote for the module, one
+    plan per problem): the CLI's own path is tested elsewhere, and a fresh process per submission would make
+    these checks, which grow with every problem, the slowest of the suite."""
+    zygote, judges = Zygote("cpu"), {}
+
+    def run(slug, path):
+        if slug not in judges:
+            judges[slug] = Judge(make_plan(find_problem(slug), "run", "cpu"), zygote.launch, zygote.level)
+        return judges[slug].judge(path, read_submission(path))
+
+    yield run
+    zygote.close()
+
+
 @pytest.mark.parametrize("slug, declared", _declared("hinted"))
-def test_each_hint_is_triggered_by_its_declared_submission_alone(slug, declared):
-    code, report = judge_json(["run", slug, str(declared.path)])
-    assert (code, report["verdict"]) == (1, "wrong_answer")
+def test_each_hint_is_triggered_by_its_declared_submission_alone(run_report, slug, declared):
+    report = run_report(slug, declared.path)
+    assert report["verdict"] == "wrong_answer"
     assert _hints(report) == {declared.pitfall}
 
 
 @pytest.mark.parametrize("slug, declared", _declared("accepted"))
-def test_no_hint_for_an_accepted_variant(slug, declared):
-    code, report = judge_json(["run", slug, str(declared.path)])
-    assert (code, _hints(report)) == (0, set())
+def test_no_hint_for_an_accepted_variant(run_report, slug, declared):
+    report = run_report(slug, declared.path)
+    assert (report["verdict"], _hints(report)) == ("accepted", set())
 
 
 @pytest.mark.parametrize("slug", available())
