@@ -13,7 +13,8 @@ import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from judge import __version__, messages
+from judge import messages
+from judge.doctor import version_line
 from judge.errors import BadInput, JudgeError
 from judge.package.problem import find_problem
 from judge.report.render import FORMATS, render, use_color
@@ -137,13 +138,11 @@ def cmd_statement(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from judge.package.problem import available, problems_root
+    from judge.package.problem import available
     from judge.practice.history import progress
     from judge.practice.views import problem_list
 
     slugs = available()
-    if not slugs:
-        raise BadInput("no_problems", root=problems_root())
     color = use_color(sys.stdout.isatty(), args.no_color)
     sys.stdout.write(problem_list([find_problem(s) for s in slugs], progress(), color))
     return EXIT_OK
@@ -216,6 +215,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return EXIT_OK if verify(problems, declared=not args.no_submissions, log=print) else EXIT_NOT_ACCEPTED
 
 
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from judge.doctor import report
+
+    sys.stdout.write(report())
+    return EXIT_OK
+
+
 def _add_judging_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("slug", help="the problem, e.g. training-diagnostics")
     p.add_argument("file", nargs="?", help="your solution: a .py file defining class Solution (default: <slug>.py)")
@@ -240,7 +246,7 @@ def _add_grading_options(grade: argparse.ArgumentParser, merge: argparse.Argumen
 
 def parser() -> argparse.ArgumentParser:
     top = _Parser(prog="judge", description="Practise, grade and author PyTorch training-diagnostics problems.")
-    top.add_argument("--version", action="version", version=f"judge {__version__}")
+    top.add_argument("--version", action="version", version=version_line())
     sub = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
     commands: list[tuple[str, Callable[[argparse.Namespace], int], str]] = [
         ("list", cmd_list, "list the problems with their difficulty, tags and your progress"),
@@ -254,6 +260,7 @@ def parser() -> argparse.ArgumentParser:
         ("verify", cmd_verify, "author: check problem packages and judge their declared submissions"),
         ("grade", cmd_grade, "instructor: judge a folder of submissions in parallel, with per-student and class reports"),
         ("merge", cmd_merge, "instructor: combine the outputs of 'judge grade --shard' runs into one class summary"),
+        ("doctor", cmd_doctor, "show the version, devices, problem folders, data folders and security level in use"),
     ]
     made: dict[str, argparse.ArgumentParser] = {}
     for name, handler, help_text in commands:

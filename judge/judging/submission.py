@@ -6,8 +6,6 @@ problem package -> cases -> worker -> result -> comparison -> verdict -> report
 from __future__ import annotations
 
 import hashlib
-import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +15,7 @@ from judge.errors import BadInput
 from judge.judging.limits import case_limits
 from judge.judging.session import CaseLimits, CaseResult, Session, judge_cases
 from judge.judging.verdict import Verdict
-from judge.machine import torch_version
+from judge.machine import gpus, torch_version
 from judge.package.cases import Case
 from judge.package.problem import Problem
 from judge.report.build import build_report
@@ -50,10 +48,7 @@ def read_submission(path: Path) -> bytes:
 
 
 def cuda_available() -> bool:
-    """Asked of a throwaway interpreter, so the judge itself never imports torch."""
-    probe = subprocess.run([sys.executable, "-c", "import torch; print(torch.cuda.is_available())"],
-                           capture_output=True, text=True, timeout=120)
-    return probe.stdout.strip() == "True"
+    return bool(gpus())
 
 
 def expected_for(case: Case, device: str, slug: str) -> tuple[list[Any], str]:
