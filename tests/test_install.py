@@ -89,6 +89,7 @@ def _link_tree(source: Path, target: Path) -> None:
 def _build_wheel(work: Path) -> Path:
     """sdist from a copy of the checkout, then the wheel from that sdist, as ``python -m build`` does."""
     source = work / "checkout"
+    source.mkdir()
     for part in CHECKOUT_PARTS:
         if (REPO / part).is_dir():
             shutil.copytree(REPO / part, source / part, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
