@@ -14,7 +14,8 @@ L2
     bubblewrap: no network, its own PID, IPC, UTS, cgroup and user namespaces (uid ``SANDBOX_UID`` inside), and a
     read-only view of only ``/usr``, the interpreter, the virtual environment and the judge's package, with a
     small private ``/tmp`` and scratch directory; it dies with the judge. Problem folders, case files, the
-    reference solution and other submissions are not in that view at all.
+    reference solution and other submissions are not in that view at all (an empty folder covers those that lie
+    inside it, such as an installed judge's ``judge_bundle``).
 
 At the first use in a judge process, :func:`confinement` probes the layers strongest first, by starting a tiny
 process exactly the way a worker would be started (same view, same limits, the filter installed and a fork
