@@ -20,11 +20,16 @@ DIFFICULTIES = ("easy", "medium", "hard")
 
 
 def bundle() -> Path | None:
-    """The folder of the bundled problem set, or None when the judge was installed without it."""
+    """The folder of the bundled problem set, or None when the judge was installed without it.
+
+    In a checkout it is also found beside the ``judge`` package when it cannot be imported: an editable install
+    made before the bundle existed maps only ``judge``.
+    """
     try:
         return Path(importlib.resources.files(BUNDLE))
     except ModuleNotFoundError:
-        return None
+        beside = Path(__file__).resolve().parents[2] / BUNDLE
+        return beside if beside.is_dir() else None
 
 
 def _env_folders(name: str) -> list[Path]:
