@@ -189,7 +189,7 @@ def load_problem(root: Path) -> Problem:
 
 def _packages() -> dict[str, Path]:
     """Each problem's folder by slug, the first root that has a slug winning (see :func:`problems_roots`)."""
-    _existing("JUDGE_PROBLEMS")
+    _existing("JUDGE_PROBLEMS")  # a mistyped folder is an error, not a root without problems
     roots = problems_roots()
     found: dict[str, Path] = {}
     for root in roots:
