@@ -13,7 +13,8 @@ import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from judge import __version__, messages
+from judge import messages
+from judge.doctor import version_line
 from judge.errors import BadInput, JudgeError
 from judge.package.problem import find_problem
 from judge.report.render import FORMATS, render, use_color
@@ -137,13 +138,11 @@ def cmd_statement(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from judge.package.problem import available, problems_root
+    from judge.package.problem import available
     from judge.practice.history import progress
     from judge.practice.views import problem_list
 
     slugs = available()
-    if not slugs:
-        raise BadInput("no_problems", root=problems_root())
     color = use_color(sys.stdout.isatty(), args.no_color)
     sys.stdout.write(problem_list([find_problem(s) for s in slugs], progress(), color))
     return EXIT_OK
@@ -211,11 +210,9 @@ def cmd_gen(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from judge.author.verify import verify
-    from judge.package.problem import available, problems_root
+    from judge.package.problem import available
 
     known = available()
-    if not known:
-        raise BadInput("no_problems", root=problems_root())
     for slug in args.slugs:
         if slug not in known:
             raise BadInput("unknown_problem", slug=slug, known=", ".join(known))
@@ -228,6 +225,13 @@ def cmd_new(args: argparse.Namespace) -> int:
     package, reference = scaffold(args.slug)
     print(messages.say("new_written", package=package, reference=reference))
     print(messages.say("new_next", reference=reference, cases=package / "cases", slug=args.slug))
+    return EXIT_OK
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from judge.doctor import report
+
+    sys.stdout.write(report())
     return EXIT_OK
 
 
@@ -255,7 +259,7 @@ def _add_grading_options(grade: argparse.ArgumentParser, merge: argparse.Argumen
 
 def parser() -> argparse.ArgumentParser:
     top = _Parser(prog="judge", description="Practise, grade and author PyTorch training-diagnostics problems.")
-    top.add_argument("--version", action="version", version=f"judge {__version__}")
+    top.add_argument("--version", action="version", version=version_line())
     sub = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
     commands: list[tuple[str, Callable[[argparse.Namespace], int], str]] = [
         ("list", cmd_list, "list the problems with their difficulty, tags and your progress"),
@@ -270,6 +274,7 @@ def parser() -> argparse.ArgumentParser:
         ("verify", cmd_verify, "author: check problem packages and judge their declared submissions"),
         ("grade", cmd_grade, "instructor: judge a folder of submissions in parallel, with per-student and class reports"),
         ("merge", cmd_merge, "instructor: combine the outputs of 'judge grade --shard' runs into one class summary"),
+        ("doctor", cmd_doctor, "show the version, devices, problem folders, data folders and security level in use"),
     ]
     made: dict[str, argparse.ArgumentParser] = {}
     for name, handler, help_text in commands:

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import functools
 import platform
+import subprocess
+import sys
 from importlib import metadata
 from pathlib import Path
+
+DEVICES = """
+import torch
+for i in range(torch.cuda.device_count() if torch.cuda.is_available() else 0):
+    print(f"cuda:{i} {torch.cuda.get_device_name(i)}")
+"""
 
 
 @functools.lru_cache(maxsize=None)  # reads package metadata: milliseconds, once per report otherwise
@@ -23,3 +31,11 @@ def cpu_model() -> str:
     except OSError:
         return platform.processor()
     return next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), "")
+
+
+@functools.lru_cache(maxsize=None)
+def gpus() -> tuple[str, ...]:
+    """``cuda:<i> <name>`` for each GPU torch can use; asked of a throwaway interpreter, so the judge itself never
+    imports torch."""
+    probe = subprocess.run([sys.executable, "-c", DEVICES], capture_output=True, text=True, timeout=120)
+    return tuple(probe.stdout.splitlines()) if probe.returncode == 0 else ()

@@ -11,7 +11,8 @@ from typing import Any
 CATALOGUE: dict[str, str] = {
     # bad input (exit 2)
     "unknown_problem": "unknown problem '{slug}'; run 'judge list' to see the problems ({known})",
-    "no_problems": "no problems found in {root}; set JUDGE_PROBLEMS to the folder that holds them",
+    "no_problems": "no problems found in {roots}; set JUDGE_PROBLEMS to the folder that holds them (several: separated by '{sep}')",
+    "root_missing": "{variable} names {path}, which is not a folder; correct or remove it",
     "file_missing": "{path}: no such file; give the path of your solution's .py file",
     "file_is_dir": "{path} is a directory; give the path of your solution's .py file",
     "file_unreadable": "{path}: cannot read it ({reason})",
@@ -50,6 +51,19 @@ CATALOGUE: dict[str, str] = {
     "level_capped": "JUDGE_MAX_LEVEL is {cap}",
     "no_gpu_in_bwrap": "its minimal view has no GPU devices",
     "no_bwrap_warm": "warm workers fork inside the judge's view, where no namespace can be added",
+    # judge --version and judge doctor
+    "version": "judge {version} (torch {torch})",
+    "doctor_devices": "devices:",
+    "doctor_cpu": "cpu: {model}, {cores} cores",
+    "doctor_no_gpu": "no CUDA GPU that torch can use",
+    "doctor_problems": "problem roots (JUDGE_PROBLEMS, then the bundled set; the first root with a slug wins):",
+    "doctor_problem_count": "{count} problem(s), {shadowed} shadowed by an earlier root",
+    "doctor_missing": "missing",
+    "doctor_solutions": "reference solution roots (JUDGE_SOLUTIONS, then the solutions/ folder beside each problem root):",
+    "doctor_beside": "beside a problem root",
+    "doctor_history": "attempt history: {path} ({how}; set JUDGE_HOME to move it)",
+    "doctor_cache": "calibration cache: {path} ({how}; set JUDGE_CACHE to move it)",
+    "doctor_security": "security level, {what}: {level}",
     # internal (exit 3)
     "worker_start_failed": "the judge could not start its worker process ({reason})",
     "warm_worker_died": "the judge's warm worker process ended while this submission was judged; it is judged again on the next run",

@@ -6,8 +6,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +13,7 @@ from typing import Any
 from judge.errors import BadInput
 from judge.judging.limits import case_limits
 from judge.judging.session import CaseLimits
+from judge.machine import gpus
 from judge.package.cases import Case
 from judge.package.problem import Problem
 from judge.worker import sandbox
@@ -45,10 +44,7 @@ def read_submission(path: Path) -> bytes:
 
 
 def cuda_available() -> bool:
-    """Asked of a throwaway interpreter, so the judge itself never imports torch."""
-    probe = subprocess.run([sys.executable, "-c", "import torch; print(torch.cuda.is_available())"],
-                           capture_output=True, text=True, timeout=120)
-    return probe.stdout.strip() == "True"
+    return bool(gpus())
 
 
 def expected_for(case: Case, device: str, slug: str) -> tuple[list[Any], str]:

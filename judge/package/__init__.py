@@ -12,6 +12,9 @@ A problem is a folder of data under ``problems/<slug>/``; adding one never means
       submissions/<verdict>/*.py  declared submissions; the folder names the verdict they must get
     solutions/<slug>.py       the reference solution (outside the package, never shown to learners)
 
+The problem roots (folders of such packages) are the folders of ``$JUDGE_PROBLEMS`` and then the bundled set, an
+installed judge's ``judge_bundle/problems`` (see :func:`judge.package.problem.problems_roots`).
+
 ``problem.toml``
     ``slug``, ``title``, ``difficulty`` (easy|medium|hard), ``tags`` (list of strings).
     ``[[methods]]``: ``name``, ``signature`` (as shown to learners), ``returns`` (prose).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.resources
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -13,17 +14,53 @@ from judge.errors import BadInput
 from judge.package.cases import VISIBILITIES, Case, load_case
 from judge.package.tolerance import DEFAULT, Tolerance, parse_tolerance
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+BUNDLE = "judge_bundle"
+"""the package that carries the problem set: ``problems/`` and ``solutions/`` (links to the repository's
+top-level folders in a checkout, copies of them in a wheel)"""
 DIFFICULTIES = ("easy", "medium", "hard")
 
 
-def problems_root() -> Path:
-    """``$JUDGE_PROBLEMS`` if set, else the ``problems/`` folder beside the ``judge`` package."""
-    return Path(os.environ.get("JUDGE_PROBLEMS", REPO_ROOT / "problems"))
+def bundle() -> Path | None:
+    """The folder of the bundled problem set, or None when the judge was installed without it.
+
+    In a checkout it is also found beside the ``judge`` package when it cannot be imported: an editable install
+    made before the bundle existed maps only ``judge``.
+    """
+    try:
+        return Path(importlib.resources.files(BUNDLE))
+    except ModuleNotFoundError:
+        beside = Path(__file__).resolve().parents[2] / BUNDLE
+        return beside if beside.is_dir() else None
 
 
-def solutions_root() -> Path:
-    return Path(os.environ.get("JUDGE_SOLUTIONS", problems_root().parent / "solutions"))
+def _env_folders(name: str) -> list[Path]:
+    """The folders of an ``os.pathsep``-separated variable, as written."""
+    return [Path(p) for p in os.environ.get(name, "").split(os.pathsep) if p]
+
+
+def _existing(name: str) -> list[Path]:
+    """:func:`_env_folders`, each of which must exist, so that a mistyped folder is never silently skipped."""
+    folders = _env_folders(name)
+    for folder in folders:
+        if not folder.is_dir():
+            raise BadInput("root_missing", variable=name, path=folder)
+    return folders
+
+
+def problems_roots() -> list[Path]:
+    """Where problems are looked for, in order: each folder of ``$JUDGE_PROBLEMS``, then the bundled problems.
+
+    A slug found in an earlier root shadows the same slug in a later one, so an instructor's edited copy of a
+    bundled problem replaces it.
+    """
+    found = bundle()
+    return _env_folders("JUDGE_PROBLEMS") + ([found / "problems"] if found else [])
+
+
+def solutions_roots() -> list[Path]:
+    """Where reference solutions are looked for, in order: each folder of ``$JUDGE_SOLUTIONS``, then the
+    ``solutions/`` folder beside each problem root (see :attr:`Problem.reference`)."""
+    return _env_folders("JUDGE_SOLUTIONS") + [root.parent / "solutions" for root in problems_roots()]
 
 
 @dataclass(frozen=True)
@@ -86,7 +123,11 @@ class Problem:
 
     @property
     def reference(self) -> Path:
-        return solutions_root() / f"{self.slug}.py"
+        """``<slug>.py`` in the first ``$JUDGE_SOLUTIONS`` folder that has it, else in the ``solutions/`` folder
+        beside this problem's root."""
+        name = f"{self.slug}.py"
+        beside = self.root.parent.parent / "solutions" / name
+        return next((d / name for d in _existing("JUDGE_SOLUTIONS") if (d / name).is_file()), beside)
 
     @property
     def starter(self) -> Path:
@@ -156,15 +197,26 @@ def load_problem(root: Path) -> Problem:
     return Problem(root=root, meta=meta)
 
 
+def _packages() -> dict[str, Path]:
+    """Each problem's folder by slug, the first root that has a slug winning (see :func:`problems_roots`)."""
+    _existing("JUDGE_PROBLEMS")  # a mistyped folder is an error, not a root without problems
+    roots = problems_roots()
+    found: dict[str, Path] = {}
+    for root in roots:
+        for path in sorted(root.glob("*/problem.toml")):
+            found.setdefault(path.parent.name, path.parent)
+    if not found:
+        raise BadInput("no_problems", roots=", ".join(map(str, roots)) or "no folder", sep=os.pathsep)
+    return found
+
+
 def available() -> list[str]:
-    root = problems_root()
-    return sorted(p.parent.name for p in root.glob("*/problem.toml"))
+    """The slugs of every problem in every root; a one-line error when there is none."""
+    return sorted(_packages())
 
 
 def find_problem(slug: str) -> Problem:
-    known = available()
-    if not known:
-        raise BadInput("no_problems", root=problems_root())
-    if slug not in known:
-        raise BadInput("unknown_problem", slug=slug, known=", ".join(known))
-    return load_problem(problems_root() / slug)
+    packages = _packages()
+    if slug not in packages:
+        raise BadInput("unknown_problem", slug=slug, known=", ".join(sorted(packages)))
+    return load_problem(packages[slug])

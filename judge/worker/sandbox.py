@@ -14,7 +14,8 @@ L2
     bubblewrap: no network, its own PID, IPC, UTS, cgroup and user namespaces (uid ``SANDBOX_UID`` inside), and a
     read-only view of only ``/usr``, the interpreter, the virtual environment and the judge's package, with a
     small private ``/tmp`` and scratch directory; it dies with the judge. Problem folders, case files, the
-    reference solution and other submissions are not in that view at all.
+    reference solution and other submissions are not in that view at all (an empty folder covers those that lie
+    inside it, such as an installed judge's ``judge_bundle``).
 
 At the first use in a judge process, :func:`confinement` probes the layers strongest first, by starting a tiny
 process exactly the way a worker would be started (same view, same limits, the filter installed and a fork
@@ -162,6 +163,17 @@ def _visible_paths() -> list[str]:
     return paths
 
 
+def _masked_paths(shown: list[str]) -> list[str]:
+    """The problem and solution folders inside the view, each as written and as resolved: an installed judge's
+    ``judge_bundle`` lies in the environment that the view shows whole (or under ``/usr``)."""
+    from judge.package.problem import bundle, problems_roots, solutions_roots
+
+    folders = [*filter(None, [bundle()]), *problems_roots(), *solutions_roots()]
+    found = {os.path.abspath(p) for p in folders} | {os.path.realpath(p) for p in folders}
+    inside = sorted(p for p in found if os.path.isdir(p) and any(p.startswith(s + os.sep) for s in shown))
+    return [p for p in inside if not any(p.startswith(q + os.sep) for q in inside)]  # a mask hides what is below it
+
+
 def _bwrap_args(bwrap: str, scratch: Path) -> list[str]:
     args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
             "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
@@ -173,8 +185,11 @@ def _bwrap_args(bwrap: str, scratch: Path) -> list[str]:
             args += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
             args += ["--ro-bind", path, path]
-    for path in _visible_paths():
+    visible = _visible_paths()
+    for path in visible:
         args += ["--ro-bind", path, path]
+    for path in _masked_paths(["/usr", *SYSTEM_DIRS, *visible]):  # an empty, read-only folder over each
+        args += ["--size", "4096", "--tmpfs", path, "--remount-ro", path]
     solution = str(scratch / "solution.py")
     return args + ["--size", str(TMPFS_BYTES), "--tmpfs", str(scratch), "--ro-bind", solution, solution,
                    "--chdir", str(scratch), "--"]

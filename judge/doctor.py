@@ -1,0 +1,91 @@
+"""``judge doctor``: what this installation uses and how tightly it confines submissions, one section a function.
+
+Every section returns its lines; :func:`report` joins them. Nothing here changes state: the history and the cache
+are named, not created.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from pathlib import Path
+from typing import Callable
+
+from judge import __version__, messages
+from judge.machine import cpu_model, gpus, torch_version
+
+Section = Callable[[], list[str]]
+
+
+def version_line() -> str:
+    """What ``judge --version`` prints."""
+    return messages.say("version", version=__version__, torch=torch_version())
+
+
+def version() -> list[str]:
+    return [f"{version_line()} · Python {platform.python_version()} · {sys.executable}"]
+
+
+def devices() -> list[str]:
+    found = [messages.say("doctor_cpu", model=cpu_model() or platform.machine(), cores=os.cpu_count())]
+    found += list(gpus()) or [messages.say("doctor_no_gpu")]
+    return [messages.say("doctor_devices")] + [f"  {d}" for d in found]
+
+
+def _set_by(variable: str, path: Path) -> bool:
+    return path in [Path(p) for p in os.environ.get(variable, "").split(os.pathsep) if p]
+
+
+def _origin(variable: str, path: Path, otherwise: str) -> str:
+    return variable if _set_by(variable, path) else otherwise
+
+
+def problems() -> list[str]:
+    from judge.package.problem import problems_roots
+
+    lines, seen = [messages.say("doctor_problems")], set()
+    for root in problems_roots():
+        slugs = {p.parent.name for p in root.glob("*/problem.toml")}
+        state = (messages.say("doctor_problem_count", count=len(slugs), shadowed=len(slugs & seen))
+                 if root.is_dir() else messages.say("doctor_missing"))
+        lines.append(f"  {root}  ({_origin('JUDGE_PROBLEMS', root, 'bundled')}: {state})")
+        seen |= slugs
+    return lines
+
+
+def solutions() -> list[str]:
+    from judge.package.problem import solutions_roots
+
+    lines = [messages.say("doctor_solutions")]
+    for root in solutions_roots():
+        state = "" if root.is_dir() else f": {messages.say('doctor_missing')}"
+        lines.append(f"  {root}  ({_origin('JUDGE_SOLUTIONS', root, messages.say('doctor_beside'))}{state})")
+    return lines
+
+
+def data() -> list[str]:
+    from judge.judging.limits import cache_dir
+    from judge.practice.history import db_path
+
+    home = "JUDGE_HOME" if os.environ.get("JUDGE_HOME") else "default"
+    cache = "JUDGE_CACHE" if "JUDGE_CACHE" in os.environ else "default"
+    return [messages.say("doctor_history", path=db_path(), how=home),
+            messages.say("doctor_cache", path=cache_dir(), how=cache)]
+
+
+def security() -> list[str]:
+    from judge.worker import sandbox
+
+    lines = [messages.say("doctor_security", what="judge run / submit", level=sandbox.level("cpu")),
+             messages.say("doctor_security", what="judge grade", level=sandbox.warm_confinement("cpu").describe())]
+    if gpus():
+        lines.append(messages.say("doctor_security", what="--device cuda", level=sandbox.level("cuda")))
+    return lines
+
+
+SECTIONS: tuple[Section, ...] = (version, devices, problems, solutions, data, security)
+
+
+def report() -> str:
+    return "".join(line + "\n" for section in SECTIONS for line in section())
