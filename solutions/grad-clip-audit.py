@@ -45,3 +45,14 @@ class Solution:
         if all(n <= max_norm for n in total_norms) and max(total_norms) < max_norm / 10:
             return 'lower_threshold'
         return 'keep'
+
+    def _boundaries(self, *args: Any) -> List[tuple]:
+        """Author-side (judge gen, G1): the clip coefficient has a kink wherever a norm equals max_norm."""
+        if len(args) != 4 or not isinstance(args[0], nn.Module):
+            return []
+        model, x, y, max_norm = args
+        grads = _gradients(model, x, y)
+        groups = [sum(p.grad.norm() ** 2 for p in layer.parameters()) ** 0.5
+                  for layer in model.modules() if isinstance(layer, nn.Linear)]
+        total = sum(g.norm() ** 2 for g in grads) ** 0.5
+        return [(n, max_norm) for n in [total, *groups]]
