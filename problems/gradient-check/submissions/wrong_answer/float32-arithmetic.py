@@ -1,0 +1,69 @@
+# pitfall: float32-arithmetic
+"""Wrong: no cast to float64."""
+from typing import Any, Dict, List
+
+import torch
+import torch.nn as nn
+
+
+def _float64(model: nn.Module, x: torch.Tensor, y: torch.Tensor):
+    return model, x, y
+
+
+def _loss(model: nn.Module, x: torch.Tensor, y: torch.Tensor) -> float:
+    with torch.no_grad():
+        return nn.MSELoss()(model(x), y).item()
+
+
+def _numeric(model: nn.Module, x: torch.Tensor, y: torch.Tensor, weight: torch.Tensor, indices, eps: float) -> List[float]:
+    flat = weight.data.view(-1)
+    grads = []
+    for i in indices:
+        original = flat[i].item()
+        flat[i] = original + eps
+        plus = _loss(model, x, y)
+        flat[i] = original - eps
+        minus = _loss(model, x, y)
+        flat[i] = original
+        grads.append((plus - minus) / (2 * eps))
+    return grads
+
+
+def _analytic(model: nn.Module, x: torch.Tensor, y: torch.Tensor) -> Dict[str, torch.Tensor]:
+    model.zero_grad(set_to_none=True)
+    nn.MSELoss()(model(x), y).backward()
+    return {name: p.grad.detach().clone() for name, p in model.named_parameters()}
+
+
+def _relative(a: torch.Tensor, n: torch.Tensor) -> float:
+    denominator = (a.norm() + n.norm()).item()
+    return 0.0 if denominator == 0 else (a - n).norm().item() / denominator
+
+
+def _errors(model: nn.Module, x: torch.Tensor, y: torch.Tensor, eps: float) -> Dict[str, float]:
+    model, x, y = _float64(model, x, y)
+    analytic = _analytic(model, x, y)
+    errors = {}
+    for name, p in model.named_parameters():
+        numeric = torch.tensor(_numeric(model, x, y, p, range(p.numel()), eps), dtype=torch.float64)
+        errors[name] = _relative(analytic[name].view(-1), numeric)
+    return errors
+
+
+class Solution:
+    def numeric_grad(self, model: nn.Module, x: torch.Tensor, y: torch.Tensor, param: str, indices: List[int],
+                     eps: float) -> List[float]:
+        model, x, y = _float64(model, x, y)
+        weight = dict(model.named_parameters())[param]
+        return [round(g, 4) for g in _numeric(model, x, y, weight, indices, eps)]
+
+    def analytic_grad(self, model: nn.Module, x: torch.Tensor, y: torch.Tensor, param: str,
+                      indices: List[int]) -> List[float]:
+        model, x, y = _float64(model, x, y)
+        grad = _analytic(model, x, y)[param].view(-1)
+        return [round(grad[i].item(), 4) for i in indices]
+
+    def check(self, model: nn.Module, x: torch.Tensor, y: torch.Tensor, eps: float, tol: float) -> Dict[str, Any]:
+        errors = _errors(model, x, y, eps)
+        verdict = 'fail' if any(e > tol for e in errors.values()) else 'pass'
+        return {"rel_errors": {k: round(v, 4) for k, v in errors.items()}, "verdict": verdict}
