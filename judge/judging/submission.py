@@ -11,7 +11,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from judge.errors import BadInput
 from judge.judging.limits import case_limits
@@ -114,12 +114,14 @@ class Judge:
     """whether a worker from ``launch`` has shown that it builds every case bit-identically, so later
     submissions skip that check (every worker it starts runs the same code on the same machine)"""
 
-    def judge(self, path: Path, data: bytes) -> dict[str, Any]:
-        """The report for the submission at ``path`` whose bytes, already read and checked, are ``data``."""
+    def judge(self, path: Path, data: bytes,
+              on_case: Callable[[int, CaseResult], None] | None = None) -> dict[str, Any]:
+        """The report for the submission at ``path`` whose bytes, already read and checked, are ``data``;
+        ``on_case`` hears each case's verdict as soon as it is known."""
         plan, started = self.plan, time.monotonic()
         session = Session(path, plan.cases, plan.methods, plan.device, plan.memory_bytes, self.launch, self.verified)
         try:
-            results = judge_cases(session, plan.limits, plan.expected, plan.items)
+            results = judge_cases(session, plan.limits, plan.expected, plan.items, on_case)
         finally:
             session.close()
         self.verified = session.verified
