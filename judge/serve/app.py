@@ -188,7 +188,7 @@ async def class_overview(request: Request) -> HTMLResponse:
 def _students(graded: Path) -> set[str]:
     try:
         summary = json.loads((graded / "summary.json").read_text(encoding="utf-8"))
-        return {row["student"] for row in summary["rows"]}
+        return {row["student"] for row in summary["students"]}
     except (OSError, ValueError, KeyError, TypeError):
         return set()
 

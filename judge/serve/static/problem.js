@@ -105,6 +105,7 @@
     clearTimeout(timer);
     timer = null;
     progress.replaceChildren();
+    delete result.dataset.verdict;
     result.replaceChildren(Object.assign(document.createElement("p"), { textContent: mode === "run" ? "Running…" : "Submitting…" }));
     let reply;
     try {
