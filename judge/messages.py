@@ -88,6 +88,9 @@ CATALOGUE: dict[str, str] = {
     "serve_no_class": "no graded class here: start the site with 'judge serve --class <the --out folder of judge grade>'",
     "serve_no_student": "no student '{student}' in this class",
     "serve_already_judging": "{slug} is already being judged; its result follows",
+    "serve_lost": "lost contact with the judge; is 'judge serve' still running?",
+    "serve_running": "Running on the sample cases…",
+    "serve_submitting": "Submitting: every case, hidden ones included…",
     # grading a class
     "grade_no_python_file": "no .py file in the student's folder",
     "grade_several_python_files": "{count} .py files in the student's folder ({names}); keep one, or name the submission solution.py",

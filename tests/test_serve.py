@@ -181,3 +181,23 @@ def test_serve_refuses_a_folder_that_judge_grade_did_not_write(tmp_path):
     result = run_judge(["serve", "--class", str(tmp_path)])
     assert result.returncode == 2
     assert "--out folder of a finished 'judge grade' run" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_another_interface_only_when_asked_and_with_a_warning(root):
+    from judge.serve.security import allowed_hosts
+
+    assert allowed_hosts("127.0.0.1", 8765) == {"127.0.0.1:8765", "localhost:8765", "[::1]:8765"}
+    assert allowed_hosts("192.0.2.7", 80) == {"192.0.2.7:80"}
+    assert "serve" in run_judge(["--help"]).stdout and "--host" in run_judge(["serve", "--help"]).stdout
+    import signal
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--port", "0", "--host", "127.0.0.2"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=judge_env(root))
+    try:
+        assert process.stdout.readline().startswith("practice site: http://127.0.0.2:")
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    assert "warning: serving on 127.0.0.2, not only on this machine" in err

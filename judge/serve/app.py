@@ -51,7 +51,7 @@ class Site:
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.PackageLoader("judge.serve", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
-    env.filters["json"] = lambda value: json.dumps(value)
+    env.globals["say"] = messages.say
     return env
 
 

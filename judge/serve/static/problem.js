@@ -96,7 +96,7 @@
     source.onerror = () => {
       source.close();
       busy(false);
-      handle({ type: "error", message: "lost contact with the judge; is 'judge serve' still running?" });
+      handle({ type: "error", message: progress.dataset.lost });
     };
   }
   async function judge(mode) {
@@ -106,13 +106,13 @@
     timer = null;
     progress.replaceChildren();
     delete result.dataset.verdict;
-    result.replaceChildren(Object.assign(document.createElement("p"), { textContent: mode === "run" ? "Running…" : "Submitting…" }));
+    result.replaceChildren(Object.assign(document.createElement("p"), { textContent: progress.dataset[mode] }));
     let reply;
     try {
       reply = await post(`/api/problems/${slug}/${mode}`, { code: editor.getValue() });
     } catch (e) {
       busy(false);
-      handle({ type: "error", message: "the judge did not answer; is 'judge serve' still running?" });
+      handle({ type: "error", message: progress.dataset.lost });
       return;
     }
     const body = await reply.json();
