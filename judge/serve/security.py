@@ -16,6 +16,7 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
+import socket
 from http.cookies import SimpleCookie
 from typing import Any, Awaitable, Callable
 from urllib.parse import parse_qsl, urlencode
@@ -44,9 +45,27 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+WILDCARDS = frozenset({"0.0.0.0", "::"})
+
+
+def _this_machine() -> set[str]:
+    """The names and addresses others use for this machine (for a server listening on every interface)."""
+    name = socket.gethostname()
+    try:
+        found = {info[4][0] for info in socket.getaddrinfo(name, None)}
+    except OSError:
+        found = set()
+    return {name, socket.getfqdn(), *found}
+
+
 def allowed_hosts(host: str, port: int) -> frozenset[str]:
     """The ``Host`` values a browser sends for the address the server listens on."""
-    names = {host, "localhost", "127.0.0.1", "[::1]"} if host in ("127.0.0.1", "localhost", "::1") else {host}
+    names = {host}
+    if host in LOOPBACK_NAMES | WILDCARDS:
+        names |= LOOPBACK_NAMES
+    if host in WILDCARDS:
+        names = (names | _this_machine()) - WILDCARDS
     names = {f"[{n}]" if ":" in n and not n.startswith("[") else n for n in names}
     return frozenset(f"{n}:{port}" for n in names)
 
