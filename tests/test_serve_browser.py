@@ -25,8 +25,6 @@ PACKAGE = REPO / "problems" / SLUG
 WRONG = (PACKAGE / "submissions" / "wrong_answer" / "population-std-activation.py").read_text()
 RIGHT = (REPO / "solutions" / f"{SLUG}.py").read_text()
 
-pytestmark = pytest.mark.slow
-
 if not (os.access(CHROMIUM, os.X_OK) and os.access(CHROMEDRIVER, os.X_OK)):
     pytest.skip(f"no {CHROMIUM} and {CHROMEDRIVER}: apt-get install -y chromium chromium-driver",
                 allow_module_level=True)
@@ -139,6 +137,7 @@ def test_the_learner_flow_and_the_instructor_view_in_chromium(site, browser, sho
     assert "layer 1 · std" in result  # the failing field, per layer
     assert "population-std-activation" in result and "n - 1" in result  # the hint
     assert driver.find_elements(By.CSS_SELECTOR, "#progress .case.wrong_answer")
+    driver.execute_script("document.querySelector('#result .hint').scrollIntoView({block: 'center'})")
     driver.save_screenshot(str(shots / "03-run-wrong-answer.png"))
 
     _set_editor(driver, RIGHT)
