@@ -235,6 +235,13 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from judge.serve.launch import LOOPBACK, serve
+
+    serve(args.host or LOOPBACK, args.port, args.open, args.graded)
+    return EXIT_OK
+
+
 def _add_judging_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("slug", help="the problem, e.g. training-diagnostics")
     p.add_argument("file", nargs="?", help="your solution: a .py file defining class Solution (default: <slug>.py)")
@@ -268,6 +275,7 @@ def parser() -> argparse.ArgumentParser:
         ("run", cmd_run, "judge a solution on the sample cases, with full detail"),
         ("submit", cmd_submit, "judge a solution on every case, samples then hidden"),
         ("history", cmd_history, "list your past attempts at a problem (or at every problem)"),
+        ("serve", cmd_serve, "practise in your browser: a local site with the problems, an editor, Run and Submit"),
         ("statement", cmd_statement, "render a problem statement"),
         ("new", cmd_new, "author: start a new problem package (and its reference stub) from a skeleton"),
         ("gen", cmd_gen, "author: compute expected values with the reference and reject fragile cases"),
@@ -291,6 +299,12 @@ def parser() -> argparse.ArgumentParser:
                                help="where to write it (default: <slug>.py; a folder: <folder>/<slug>.py)")
     made["start"].add_argument("--force", action="store_true", help="replace an existing file")
     made["history"].add_argument("slug", nargs="?", help="the problem (default: every problem)")
+    made["serve"].add_argument("--port", type=int, default=8765, help="port to listen on (default: 8765; 0: any free one)")
+    made["serve"].add_argument("--host", help="listen on this address instead of 127.0.0.1 (others could then reach "
+                                              "the site and run code as you: prints a warning)")
+    made["serve"].add_argument("--open", action="store_true", help="open the site in your web browser")
+    made["serve"].add_argument("--class", dest="graded", type=Path, metavar="OUT",
+                               help="instructor: also browse the --out folder of a 'judge grade' run")
     made["statement"].add_argument("slug")
     made["statement"].add_argument("--format", choices=("markdown", "html", "text"), default="markdown")
     made["statement"].add_argument("--lang", choices=("en", "zh"), default="en")

@@ -12,7 +12,7 @@ import hashlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from judge.judging.session import CaseResult, Session, judge_cases
 from judge.judging.submission import Plan, make_plan, read_submission
@@ -22,6 +22,9 @@ from judge.package.problem import Problem
 from judge.report.build import build_report
 from judge.worker import sandbox
 from judge.worker.runner import Launch
+
+OnCase = Callable[[int, CaseResult], None]
+"""told each case's index and result as soon as its verdict is known"""
 
 
 @dataclass
@@ -36,12 +39,13 @@ class Judge:
     """whether a worker from ``launch`` has shown that it builds every case bit-identically, so later
     submissions skip that check (every worker it starts runs the same code on the same machine)"""
 
-    def judge(self, path: Path, data: bytes) -> dict[str, Any]:
-        """The report for the submission at ``path`` whose bytes, already read and checked, are ``data``."""
+    def judge(self, path: Path, data: bytes, on_case: OnCase | None = None) -> dict[str, Any]:
+        """The report for the submission at ``path`` whose bytes, already read and checked, are ``data``;
+        ``on_case`` hears each case's verdict as soon as it is known."""
         plan, started = self.plan, time.monotonic()
         session = Session(path, plan.cases, plan.methods, plan.device, plan.memory_bytes, self.launch, self.verified)
         try:
-            results = self._cases(session)
+            results = self._cases(session, on_case)
         finally:
             session.close()
         self.verified = session.verified
@@ -55,9 +59,9 @@ class Judge:
         session.failed_start = (Verdict.COMPILE_ERROR, {"exc": "NotJudgeable", "msg": reason})
         return self._report(path, data, session, self._cases(session), 0.0)
 
-    def _cases(self, session: Session) -> list[CaseResult]:
+    def _cases(self, session: Session, on_case: OnCase | None = None) -> list[CaseResult]:
         plan = self.plan
-        return judge_cases(session, plan.limits, plan.expected, plan.items, plan.problem.tolerance)
+        return judge_cases(session, plan.limits, plan.expected, plan.items, plan.problem.tolerance, on_case)
 
     def _report(self, path: Path, data: bytes, session: Session, results: list[CaseResult],
                 wall_s: float) -> dict[str, Any]:

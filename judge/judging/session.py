@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from judge import messages
 from judge.judging.compare import Comparison, compare
@@ -261,9 +261,11 @@ def _startup_failure(outcome: Outcome) -> str:
 
 
 def judge_cases(session: Session, limits: list[CaseLimits], expected: list[list[Any]] | None,
-                items: dict[str, str], tolerance: Tolerance = DEFAULT) -> list[CaseResult]:
+                items: dict[str, str], tolerance: Tolerance = DEFAULT,
+                on_case: Callable[[int, CaseResult], None] | None = None) -> list[CaseResult]:
     """Run every case in order; ``expected`` holds one value per call (None: record values and times only),
-    compared within ``tolerance``."""
+    compared within ``tolerance``. ``on_case`` is told each case's index and result as soon as its verdict is
+    known (live progress)."""
     results, resource_failures = [], 0
     for index, case in enumerate(session.cases):
         case_result = CaseResult(case, limits[index])
@@ -281,4 +283,6 @@ def judge_cases(session: Session, limits: list[CaseLimits], expected: list[list[
                                    Verdict.ACCEPTED)
         if case_result.verdict in (Verdict.TIME_LIMIT_EXCEEDED, Verdict.MEMORY_LIMIT_EXCEEDED):
             resource_failures += 1
+        if on_case is not None:
+            on_case(index, case_result)
     return results

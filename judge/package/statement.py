@@ -71,5 +71,9 @@ def render_statement(problem: Problem, fmt: str = "markdown", lang: str = "en", 
         return to_terminal(text, color)
     if fmt != "html":
         return text
-    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
-    return HTML_PAGE.format(lang=lang, title=escape(problem.title), body=body)
+    return HTML_PAGE.format(lang=lang, title=escape(problem.title), body=markdown_html(text))
+
+
+def markdown_html(text: str) -> str:
+    """HTML from a rendered statement's Markdown; raw HTML in it is escaped, never passed through."""
+    return MarkdownIt("commonmark", {"html": False}).enable("table").render(text)

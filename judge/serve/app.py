@@ -1,0 +1,254 @@
+"""The site's pages and API, as a Starlette application (built by :func:`build_app`).
+
+Pages: ``/`` the problem list (``?tag=``, ``?difficulty=``), ``/problems/<slug>`` statement, editor and result,
+``/problems/<slug>/history`` and ``/problems/<slug>/attempts/<key>``, and with ``--class`` the graded folder
+under ``/class/``. API (JSON; every POST needs the token header, see :mod:`judge.serve.security`):
+``POST /api/problems/<slug>/code`` saves the draft, ``POST /api/problems/<slug>/{run,submit}`` starts a
+judgement (409 with the running job when one is already running for that problem), ``GET /api/jobs/<id>/events``
+streams its events (server-sent events), ``GET /api/jobs/<id>`` returns those so far.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from judge import messages
+from judge.errors import BadInput
+from judge.package.problem import DIFFICULTIES, Problem, available, find_problem
+from judge.package.statement import markdown_html, render_markdown
+from judge.practice.history import attempts, progress
+from judge.practice.views import NO_ATTEMPTS
+from judge.report.render import html_fragment
+from judge.serve import store
+from judge.serve.judging import AlreadyJudging, Judging
+from judge.serve.security import Guard
+
+HERE = Path(__file__).parent
+LANGUAGES = {"en": "English", "zh": "中文"}
+MODES = ("run", "submit")
+
+
+@dataclass(frozen=True)
+class Site:
+    token: str
+    judging: Judging
+    graded: Path | None
+    """the ``judge grade`` output folder of ``--class``, or None"""
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.PackageLoader("judge.serve", "templates"),
+                             autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    env.globals["say"] = messages.say
+    return env
+
+
+TEMPLATES = _environment()
+
+
+def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    site: Site = request.app.state.site
+    html = TEMPLATES.get_template(name).render(token=site.token, has_class=site.graded is not None, **context)
+    return HTMLResponse(html, status_code=status)
+
+
+def _problem(request: Request) -> Problem:
+    """The problem the URL names; its slug must be one of the installed problems (never a path as sent)."""
+    slug = request.path_params["slug"]
+    if slug not in available():
+        raise HTTPException(404, messages.say("serve_unknown_problem", slug=slug))
+    return find_problem(slug)
+
+
+# -- pages -----------------------------------------------------------------------------------------------------
+async def problem_list(request: Request) -> HTMLResponse:
+    problems = [find_problem(slug) for slug in available()]
+    mine = progress()
+    tag, difficulty = request.query_params.get("tag", ""), request.query_params.get("difficulty", "")
+    rows = [{"problem": p, "progress": mine.get(p.slug, NO_ATTEMPTS)} for p in problems
+            if (not tag or tag in p.meta.get("tags", [])) and (not difficulty or p.meta["difficulty"] == difficulty)]
+    tags = sorted({t for p in problems for t in p.meta.get("tags", [])})
+    solved = sum(mine.get(p.slug, NO_ATTEMPTS).status == "solved" for p in problems)
+    return _page(request, "list.html.j2", rows=rows, tags=tags, difficulties=DIFFICULTIES, tag=tag,
+                 difficulty=difficulty, solved=solved, total=len(problems))
+
+
+async def problem_page(request: Request) -> HTMLResponse:
+    problem = _problem(request)
+    statements = {lang: markdown_html(render_markdown(problem, lang))
+                  for lang in LANGUAGES if problem.template(lang).exists()}
+    code = store.draft(problem.slug)
+    site: Site = request.app.state.site
+    running = site.judging.running(problem.slug)
+    return _page(request, "problem.html.j2", problem=problem, statements=statements, languages=LANGUAGES,
+                 code=code if code is not None else problem.starter.read_text(encoding="utf-8"),
+                 progress=progress().get(problem.slug, NO_ATTEMPTS), running=running.id if running else "")
+
+
+async def history_page(request: Request) -> HTMLResponse:
+    problem = _problem(request)
+    kept = store.kept_keys(problem.slug)
+    rows = [{"attempt": a, "key": store.attempt_key(a)} for a in attempts(problem.slug)]
+    return _page(request, "history.html.j2", problem=problem, rows=rows, kept=kept)
+
+
+async def attempt_page(request: Request) -> HTMLResponse:
+    problem = _problem(request)
+    kept = store.kept_attempt(problem.slug, request.path_params["key"])
+    if kept is None:
+        raise HTTPException(404, messages.say("serve_no_attempt"))
+    return _page(request, "attempt.html.j2", problem=problem, report=html_fragment(kept["report"]),
+                 code=kept["code"], verdict=kept["report"]["verdict"])
+
+
+# -- API -------------------------------------------------------------------------------------------------------
+async def _code(request: Request) -> str:
+    try:
+        body = json.loads(await request.body())
+    except ValueError:
+        body = None
+    if not isinstance(body, dict) or not isinstance(body.get("code"), str):
+        raise HTTPException(400, messages.say("serve_bad_body"))
+    return body["code"]
+
+
+async def save_code(request: Request) -> JSONResponse:
+    problem = _problem(request)
+    store.save_draft(problem.slug, await _code(request))
+    return JSONResponse({"saved": True})
+
+
+async def start_judging(request: Request) -> JSONResponse:
+    problem = _problem(request)
+    mode = request.path_params["mode"]
+    if mode not in MODES:
+        raise HTTPException(404, messages.say("serve_not_found"))
+    code = await _code(request)
+    store.save_draft(problem.slug, code)
+    site: Site = request.app.state.site
+    try:
+        job = site.judging.start(problem, mode, code)
+    except AlreadyJudging as busy:
+        return JSONResponse({"job": busy.job.id, "error": messages.say("serve_already_judging", slug=problem.slug)},
+                            status_code=409)
+    return JSONResponse({"job": job.id}, status_code=202)
+
+
+def _job(request: Request):
+    site: Site = request.app.state.site
+    job = site.judging.job(request.path_params["job"])
+    if job is None:
+        raise HTTPException(404, messages.say("serve_no_job"))
+    return job
+
+
+async def job_events(request: Request) -> StreamingResponse:
+    job = _job(request)
+
+    async def stream() -> AsyncIterator[str]:
+        async for event in job.follow():
+            yield f"data: {json.dumps(event)}\n\n"
+
+    return StreamingResponse(stream(), media_type="text/event-stream", headers={"cache-control": "no-store"})
+
+
+async def job_state(request: Request) -> JSONResponse:
+    job = _job(request)
+    return JSONResponse({"job": job.id, "finished": job.finished, "events": job.events})
+
+
+# -- the instructor's view of a graded folder -------------------------------------------------------------------
+def _graded(request: Request) -> Path:
+    site: Site = request.app.state.site
+    if site.graded is None:
+        raise HTTPException(404, messages.say("serve_no_class"))
+    return site.graded
+
+
+async def class_overview(request: Request) -> HTMLResponse:
+    """The overview ``judge grade`` wrote, charts and all; its links lead to :func:`class_student`."""
+    try:
+        return HTMLResponse((_graded(request) / "index.html").read_text(encoding="utf-8"))
+    except OSError:
+        raise HTTPException(404, messages.say("serve_no_class")) from None
+
+
+def _students(graded: Path) -> set[str]:
+    try:
+        summary = json.loads((graded / "summary.json").read_text(encoding="utf-8"))
+        return {row["student"] for row in summary["students"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return set()
+
+
+async def class_student(request: Request) -> HTMLResponse:
+    """A student's report (from their ``results.json``) beside the code it judged."""
+    graded, student = _graded(request), request.path_params["student"]
+    if student not in _students(graded):  # a name from the class summary, never a path as sent
+        raise HTTPException(404, messages.say("serve_no_student", student=student))
+    try:
+        report = json.loads((graded / "students" / student / "results.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise HTTPException(404, messages.say("serve_no_student", student=student)) from None
+    try:
+        code = Path(report["grading"]["source"]).read_text(encoding="utf-8", errors="replace")
+    except (OSError, KeyError, TypeError):
+        code = None
+    return _page(request, "student.html.j2", student=student, report=html_fragment(report), code=code,
+                 verdict=report.get("verdict"), source=report.get("grading", {}).get("source", ""))
+
+
+async def not_found(request: Request, exc: HTTPException) -> Response:
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+    return _page(request, "error.html.j2", status=exc.status_code, message=exc.detail)
+
+
+async def bad_input(request: Request, exc: BadInput) -> Response:
+    """A problem that cannot be shown (a broken package): its one-line message, never a traceback."""
+    return await not_found(request, HTTPException(422, str(exc)))
+
+
+def build_app(token: str, hosts: frozenset[str], cookie: str, graded: Path | None = None,
+              judging: Judging | None = None) -> Guard:
+    """The application behind its guard. ``judging`` defaults to a new one, warmed when the server starts."""
+    judging = judging or Judging()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        judging.warm()
+        try:
+            yield
+        finally:
+            judging.close()
+
+    routes = [
+        Route("/", problem_list),
+        Route("/problems/{slug}", problem_page),
+        Route("/problems/{slug}/history", history_page),
+        Route("/problems/{slug}/attempts/{key}", attempt_page),
+        Route("/api/problems/{slug}/code", save_code, methods=["POST"]),
+        Route("/api/problems/{slug}/{mode}", start_judging, methods=["POST"]),
+        Route("/api/jobs/{job}/events", job_events),
+        Route("/api/jobs/{job}", job_state),
+        Route("/class/", class_overview),
+        Route("/class/index.html", class_overview),
+        Route("/class/students/{student}/report.html", class_student),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={HTTPException: not_found, BadInput: bad_input})
+    app.state.site = Site(token, judging, graded)
+    return Guard(app, token, hosts, cookie)

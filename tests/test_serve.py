@@ -1,0 +1,203 @@
+"""``judge serve``: the guard refuses forged requests, and judging through the site gives the CLI's verdicts.
+
+One site runs for the whole module, on the small adversarial copy of training-diagnostics (one sample, one
+hidden case), started exactly as a learner starts it (``judge serve``, in a child process).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from judge.serve.client import Client, launched
+from judge.serve.security import MAX_BODY
+from judge.worker import sandbox
+from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, build_toy, judge_env, judge_json, run_judge
+from tests.test_adversarial import ADVERSARIAL_CASES
+
+ADVERSARIAL = REPO / "tests" / "adversarial"
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory) -> Path:
+    return build_toy(tmp_path_factory.mktemp("serve"), ADVERSARIAL_CASES, memory_mb=450, time_floor_s=0.5)
+
+
+@pytest.fixture(scope="module")
+def site(root) -> Client:
+    with launched(judge_env(root)) as client:
+        yield client
+
+
+def _error(body: bytes) -> str:
+    return json.loads(body)["error"]
+
+
+def test_the_printed_link_sets_the_key_as_a_cookie_and_drops_it_from_the_address(site):
+    status, _ = site.request("GET", "/", headers={"cookie": None, "x-judge-token": None})
+    assert status == 403
+    connection_status, headers = _raw_get(site, f"/problems/{SLUG}?token={site.token}&lang=zh")
+    assert connection_status == 303
+    assert headers["location"] == f"/problems/{SLUG}?lang=zh"
+    cookie = headers["set-cookie"]
+    assert cookie.startswith(f"judge_token_{site.port}={site.token};") and "HttpOnly" in cookie
+    assert "SameSite=Lax" in cookie
+    assert _raw_get(site, f"/?token=forged{site.token}")[0] == 403
+
+
+def _raw_get(site: Client, path: str) -> tuple[int, dict[str, str]]:
+    import http.client
+
+    connection = http.client.HTTPConnection(site.host, site.port, timeout=30)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}
+    finally:
+        connection.close()
+
+
+def test_a_state_changing_request_without_the_key_is_refused_and_changes_nothing(site):
+    path = f"/api/problems/{SLUG}/code"
+    assert site.request("POST", path, {"code": "# mine\n"})[0] == 200
+    forged = [
+        {"x-judge-token": None},  # the cookie alone, as a cross-site form post would carry it
+        {"x-judge-token": "not-the-key"},
+        {"x-judge-token": None, "cookie": None},
+    ]
+    for headers in forged:
+        status, body = site.request("POST", path, {"code": "# forged\n"}, headers=headers)
+        assert status == 403, headers
+        assert "key" in _error(body)
+        status, body = site.request("POST", f"/api/problems/{SLUG}/run", {"code": "# forged\n"}, headers=headers)
+        assert status == 403
+    assert "# mine" in site.request("GET", f"/problems/{SLUG}")[1].decode()
+    assert "# forged" not in site.request("GET", f"/problems/{SLUG}")[1].decode()
+
+
+def test_another_origin_and_a_rebound_host_name_are_refused(site):
+    path = f"/api/problems/{SLUG}/code"
+    status, body = site.request("POST", path, {"code": "# evil\n"}, headers={"origin": "http://evil.example"})
+    assert status == 403 and "another site" in _error(body)
+    status, _ = site.request("POST", path, {"code": "# evil\n"},
+                             headers={"origin": f"http://127.0.0.1:{site.port + 1}"})
+    assert status == 403
+    # DNS rebinding: the attacker's name resolves to 127.0.0.1, the browser sends it as Host
+    for host in (f"evil.example:{site.port}", "evil.example", f"127.0.0.1.evil.example:{site.port}"):
+        status, body = site.request("GET", "/", headers={"host": host})
+        assert status == 421 and "address it was started on" in _error(body)
+    assert site.request("POST", path, {"code": "# ok\n"}, headers={"origin": f"http://127.0.0.1:{site.port}"})[0] == 200
+    assert site.request("GET", "/", headers={"host": f"localhost:{site.port}"})[0] == 200
+
+
+def test_request_bodies_are_size_limited_declared_or_chunked(site):
+    path = f"/api/problems/{SLUG}/code"
+    big = {"code": "#" * (MAX_BODY + 1)}
+    status, body = site.request("POST", path, big)
+    assert status == 413
+    import http.client
+
+    connection = http.client.HTTPConnection(site.host, site.port, timeout=30)
+    try:
+        chunks = (b"x" * 65536 for _ in range(MAX_BODY // 65536 + 2))
+        connection.request("POST", path, body=chunks, encode_chunked=True,
+                           headers={"x-judge-token": site.token, "content-type": "application/json"})
+        assert connection.getresponse().status == 413
+    finally:
+        connection.close()
+    assert site.request("POST", path, {"code": "# small\n"})[0] == 200
+
+
+@pytest.mark.parametrize("path", [
+    "/static/../../../../etc/passwd", "/static/..%2f..%2f..%2fpyproject.toml", "/static/%2e%2e/app.py",
+    "/problems/..%2F..%2Fetc", "/problems/%2e%2e", f"/problems/{SLUG}/attempts/..%2F..%2Fhistory.sqlite3",
+    f"/problems/{SLUG}/attempts/20260101T000000-run-0123456789ab", "/api/jobs/..%2F..", "/class/",
+    "/class/students/..%2F..%2Fetc/report.html",
+])
+def test_no_request_path_reaches_files_outside_the_package_and_the_data(site, path):
+    status, body = site.request("GET", path)
+    assert status == 404, (path, body[:200])
+    assert b"root:" not in body and b"[project]" not in body
+
+
+def test_the_vendored_editor_is_served_from_the_package(site):
+    status, body = site.request("GET", "/static/codemirror/codemirror.js", headers={"cookie": None})
+    assert status == 200 and b"CodeMirror" in body
+    status, body = site.request("GET", "/static/codemirror/python.js")
+    assert status == 200 and b'defineMode("python"' in body
+
+
+def test_run_streams_each_case_then_the_report_and_records_the_attempt(site):
+    wrong = REFERENCE_SOURCE.replace("correction=1", "correction=0").replace(".std()", ".std(correction=0)")
+    events = site.judge(SLUG, "run", wrong)
+    assert [e["type"] for e in events] == ["start", "case", "done"]
+    assert events[0]["cases"] == [{"case": "sample/01-small", "hidden": False}]
+    done = events[-1]
+    assert events[1]["verdict"] == done["verdict"] == done["report"]["tests"][0]["extra_data"]["verdict"]
+    assert done["verdict"] == "wrong_answer"
+    assert "std" in done["html"] and done["report"]["submission"]["path"] == "browser"
+    history = site.request("GET", f"/problems/{SLUG}/history")[1].decode()
+    link = re.search(rf'href="(/problems/{SLUG}/attempts/{done["attempt"]})"', history)
+    assert link, history
+    kept = site.request("GET", link.group(1))[1].decode()
+    assert "wrong_answer" in kept and "correction=0" in kept
+
+
+def test_a_judgement_is_not_started_twice_for_the_same_problem(site):
+    first = site.request("POST", f"/api/problems/{SLUG}/submit", {"code": REFERENCE_SOURCE})
+    second = site.request("POST", f"/api/problems/{SLUG}/submit", {"code": REFERENCE_SOURCE})
+    assert first[0] == 202 and second[0] == 409
+    job = json.loads(first[1])["job"]
+    assert json.loads(second[1])["job"] == job
+    events = list(site.events(job))
+    assert [e["type"] for e in events].count("done") == 1 and events[-1]["verdict"] == "accepted"
+
+
+def _attack(name: str) -> str:
+    text = next(ADVERSARIAL.glob(f"{name}-*.py")).read_text()
+    return REFERENCE_SOURCE + "\n\n" + text if "# base: reference" in text else text
+
+
+@pytest.mark.parametrize("name", ["33", "03"])
+def test_a_hostile_submission_gets_the_same_verdict_as_judge_submit(site, root, tmp_path, name):
+    """33 kills its parent (under the site: the warm zygote) and PID 1; 03 returns an object that lies."""
+    if name == "33" and not sandbox.warm_confinement("cpu").seccomp:
+        pytest.skip("the warm workers here have no seccomp filter, which is what stops this attack")
+    source = _attack(name)
+    submission = tmp_path / f"{SLUG}.py"
+    submission.write_text(source)
+    _, cli = judge_json(["submit", SLUG, str(submission)], root)
+    events = site.judge(SLUG, "submit", source)
+    served = events[-1]["report"]
+    assert served["verdict"] == cli["verdict"] != "accepted"
+    assert [t["extra_data"]["verdict"] for t in served["tests"]] == [t["extra_data"]["verdict"] for t in cli["tests"]]
+    assert site.judge(SLUG, "run", REFERENCE_SOURCE)[-1]["verdict"] == "accepted"  # the site still judges
+
+
+def test_serve_refuses_a_folder_that_judge_grade_did_not_write(tmp_path):
+    result = run_judge(["serve", "--class", str(tmp_path)])
+    assert result.returncode == 2
+    assert "--out folder of a finished 'judge grade' run" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_another_interface_only_when_asked_and_with_a_warning(root):
+    from judge.serve.security import allowed_hosts
+
+    assert allowed_hosts("127.0.0.1", 8765) == {"127.0.0.1:8765", "localhost:8765", "[::1]:8765"}
+    assert allowed_hosts("192.0.2.7", 80) == {"192.0.2.7:80"}
+    assert "serve" in run_judge(["--help"]).stdout and "--host" in run_judge(["serve", "--help"]).stdout
+    import signal
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--port", "0", "--host", "127.0.0.2"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=judge_env(root))
+    try:
+        assert process.stdout.readline().startswith("practice site: http://127.0.0.2:")
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    assert "warning: serving on 127.0.0.2, not only on this machine" in err

@@ -1,0 +1,174 @@
+"""The practice site in a real browser: headless Chromium driven by Selenium, through the whole learner flow
+and the instructor view. Each step saves a screenshot (the folder is printed at the end; set
+``JUDGE_TEST_ARTIFACTS`` to choose it).
+
+Needs Debian's ``chromium`` and ``chromium-driver`` (``apt-get install -y chromium chromium-driver``); without
+them the test is skipped, saying so. The driver is used from ``/usr/bin/chromedriver``: nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judge.serve.client import Client, launched
+from tests.conftest import REPO, SLUG, judge_env
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+WAIT_S = 180
+PACKAGE = REPO / "problems" / SLUG
+WRONG = (PACKAGE / "submissions" / "wrong_answer" / "population-std-activation.py").read_text()
+RIGHT = (REPO / "solutions" / f"{SLUG}.py").read_text()
+
+if not (os.access(CHROMIUM, os.X_OK) and os.access(CHROMEDRIVER, os.X_OK)):
+    pytest.skip(f"no {CHROMIUM} and {CHROMEDRIVER}: apt-get install -y chromium chromium-driver",
+                allow_module_level=True)
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed: pip install -e '.[test]'")
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory) -> Path:
+    """A class of two graded by the real ``judge grade``: one right, one with the population std."""
+    base = tmp_path_factory.mktemp("class")
+    (base / "submissions").mkdir()
+    (base / "submissions" / "ada.py").write_text(RIGHT)
+    (base / "submissions" / "bob.py").write_text(WRONG)
+    result = subprocess.run([sys.executable, "-m", "judge", "grade", SLUG, str(base / "submissions"),
+                             "--out", str(base / "graded")], capture_output=True, text=True, env=judge_env(None))
+    assert result.returncode == 0, result.stdout + result.stderr
+    return base / "graded"
+
+
+@pytest.fixture(scope="module")
+def site(graded) -> Client:
+    with launched(judge_env(None), ("--class", str(graded))) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--window-size=1400,900", "--lang=en-GB"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory, request) -> Path:
+    folder = Path(os.environ.get("JUDGE_TEST_ARTIFACTS") or tmp_path_factory.getbasetemp() / "artifacts") / "serve"
+    folder.mkdir(parents=True, exist_ok=True)
+    yield folder
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"\nscreenshots of the browser test: {folder}")
+
+
+def _wait(driver, condition, seconds: float = WAIT_S):
+    return WebDriverWait(driver, seconds).until(condition)
+
+
+def _status(driver, slug: str) -> str:
+    return driver.find_element(By.CSS_SELECTOR, f'tr[data-slug="{slug}"] td.status').text
+
+
+def _editor(driver) -> str:
+    return driver.execute_script("return document.querySelector('.CodeMirror').CodeMirror.getValue()")
+
+
+def _set_editor(driver, code: str) -> None:
+    driver.execute_script("document.querySelector('.CodeMirror').CodeMirror.setValue(arguments[0])", code)
+
+
+def _judged(driver) -> str:
+    """Wait for the result panel's verdict, having seen the live progress chips appear."""
+    _wait(driver, EC.presence_of_element_located((By.CSS_SELECTOR, "#progress .case")))
+    _wait(driver, lambda d: d.find_element(By.ID, "result").get_attribute("data-verdict"))
+    return driver.find_element(By.ID, "result").get_attribute("data-verdict")
+
+
+def _open_problem(driver) -> None:
+    driver.find_element(By.LINK_TEXT, "Training Diagnostics").click()
+    _wait(driver, EC.presence_of_element_located((By.CSS_SELECTOR, ".CodeMirror")))
+
+
+def test_the_learner_flow_and_the_instructor_view_in_chromium(site, browser, shots):
+    driver = browser
+    driver.get(f"{site.base}/?token={site.token}")
+    _wait(driver, EC.presence_of_element_located((By.CSS_SELECTOR, "table.problems")))
+    assert driver.current_url == f"{site.base}/"  # the key went into a cookie, out of the address bar
+    assert _status(driver, SLUG) == "new"
+    driver.save_screenshot(str(shots / "01-problem-list.png"))
+
+    _open_problem(driver)
+    assert "Training Diagnostics" in driver.find_element(By.ID, "statement-en").text
+    assert "class Solution" in _editor(driver)  # the starter
+    driver.save_screenshot(str(shots / "02-problem.png"))
+
+    # a wrong solution, then a line typed with the keyboard: Tab indents with spaces, and it is saved as typed
+    _set_editor(driver, WRONG)
+    driver.find_element(By.CSS_SELECTOR, ".CodeMirror-code").click()
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys(Keys.END).key_up(Keys.CONTROL).send_keys(
+        Keys.ENTER, "#", Keys.TAB, "typed here").perform()
+    assert _editor(driver).rstrip().endswith("#    typed here")
+    _wait(driver, lambda d: d.find_element(By.ID, "saved").text == "saved")
+    driver.refresh()
+    _wait(driver, EC.presence_of_element_located((By.CSS_SELECTOR, ".CodeMirror")))
+    assert _editor(driver).rstrip().endswith("#    typed here")  # nothing lost on reload
+
+    driver.find_element(By.ID, "run").click()
+    assert _judged(driver) == "wrong_answer"
+    result = driver.find_element(By.ID, "result").text
+    assert "layer 1 · std" in result  # the failing field, per layer
+    assert "population-std-activation" in result and "n - 1" in result  # the hint
+    assert driver.find_elements(By.CSS_SELECTOR, "#progress .case.wrong_answer")
+    driver.execute_script("document.querySelector('#result .hint').scrollIntoView({block: 'center'})")
+    driver.save_screenshot(str(shots / "03-run-wrong-answer.png"))
+
+    _set_editor(driver, RIGHT)
+    driver.find_element(By.ID, "submit").click()
+    assert _judged(driver) == "accepted"
+    chips = driver.find_elements(By.CSS_SELECTOR, "#progress .case")
+    assert len(chips) == len(list((PACKAGE / "cases").rglob("*.json")))
+    assert all("accepted" in c.get_attribute("class") for c in chips)
+    assert driver.find_element(By.ID, "status").text == "solved"
+    driver.save_screenshot(str(shots / "04-submit-accepted.png"))
+
+    driver.find_element(By.LINK_TEXT, "Problems").click()
+    _wait(driver, EC.presence_of_element_located((By.CSS_SELECTOR, "table.problems")))
+    assert _status(driver, SLUG) == "solved"
+    assert _status(driver, "dead-relu-detector") == "new"
+    driver.save_screenshot(str(shots / "05-list-solved.png"))
+
+    _open_problem(driver)
+    driver.find_element(By.ID, "lang-zh").click()
+    chinese = driver.find_element(By.ID, "statement-zh")
+    assert chinese.is_displayed() and not driver.find_element(By.ID, "statement-en").is_displayed()
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in chinese.text)
+    driver.save_screenshot(str(shots / "06-statement-zh.png"))
+
+    driver.find_element(By.LINK_TEXT, "Class results").click()
+    _wait(driver, EC.presence_of_element_located((By.TAG_NAME, "svg")))
+    assert "2 students · 1 accepted" in driver.find_element(By.TAG_NAME, "body").text
+    driver.save_screenshot(str(shots / "07-class-overview.png"))
+    rows = driver.find_elements(By.CSS_SELECTOR, "table tr")
+    next(r for r in rows if r.text.startswith("bob")).find_element(By.LINK_TEXT, "report").click()
+    _wait(driver, EC.presence_of_element_located((By.CSS_SELECTOR, "pre.code")))
+    page = driver.find_element(By.TAG_NAME, "body").text
+    assert "Student bob" in page and "wrong_answer" in page and "correction=0" in page
+    driver.save_screenshot(str(shots / "08-class-student.png"))
