@@ -1,5 +1,5 @@
 """Reference solution for disconnected-parameters."""
-from typing import Dict
+from typing import Any, Dict, List
 
 import torch
 import torch.nn as nn
@@ -41,3 +41,12 @@ class Solution:
         if 'zero_grad' in values:
             return 'zero_gradients'
         return 'healthy'
+
+    def _boundaries(self, *args: Any) -> List[tuple]:
+        """Author-side (judge gen, G1): 'zero_grad' tests for exact zeros, so a gradient whose largest entry is
+        round-off (a bias in front of a train-mode BatchNorm) must be rejected; an exact 0 is not fragile."""
+        if len(args) != 3 or not isinstance(args[0], nn.Module):
+            return []
+        model, x, y = args
+        _backward(model, x, y)
+        return [(p.grad.abs().max(), 0.0) for p in model.parameters() if p.grad is not None]
