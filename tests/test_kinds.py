@@ -238,6 +238,8 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ({"kind": "net", "seed": 1, "blocks": [{"name": "a", "layers": []}, {"name": "a", "layers": []}]},
      "objects.obj.blocks[1].name"),
     ({"kind": "net", "seed": 1, "blocks": [{"name": "a.b", "layers": []}]}, "objects.obj.blocks[0].name"),
+    ({"kind": "net", "seed": 1, "blocks": [{"name": "train", "layers": []}]}, "objects.obj.blocks[0].name"),
+    ({"kind": "branched", "seed": 1, "trunk": [], "heads": [{"name": "half", "layers": []}]}, "objects.obj.heads[0].name"),
     ({"kind": "branched", "seed": 1, "trunk": [], "heads": [{"name": "a", "layers": [], "used": False}]},
      "objects.obj.heads"),
     ({"kind": "branched", "seed": 1, "trunk": [], "heads": [{"name": "a", "layers": [], "input": "detached"}]},

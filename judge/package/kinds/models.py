@@ -50,6 +50,8 @@ def _names(entries: list[Any], where: str, check: Checker, what: str) -> None:
         name = entry.get("name")
         if not isinstance(name, str) or not NAME.fullmatch(name) or name in seen:
             check.fail(f"{where}[{i}].name", f"a new {what} name made of letters, digits and _")
+        if hasattr(nn.Module, name):  # nn.ModuleDict / nn.Sequential would refuse it only when the model is built
+            check.fail(f"{where}[{i}].name", f"a {what} name that is not an nn.Module attribute ({name!r} is)")
         seen.add(name)
 
 
