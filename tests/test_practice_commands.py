@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from judge.package.problem import available
 from judge.practice import history
 from judge.practice.history import Attempt, Status
 from judge.practice.home import data_home
@@ -55,10 +56,12 @@ def test_list_shows_difficulty_tags_and_status(home):
     history.record(_attempt("dead-relu-detector", "submit", "accepted"))
     result = run_judge(["list"])
     assert result.returncode == 0, result.stderr
-    rows = {line.split()[1]: line for line in result.stdout.splitlines()[1:3]}
+    count = len(available())
+    rows = {line.split()[1]: line for line in result.stdout.splitlines()[1:count + 1]}
+    assert set(rows) == set(available())
     assert rows["dead-relu-detector"].startswith("solved") and " easy " in rows["dead-relu-detector"]
     assert rows["training-diagnostics"].startswith("new") and "rule-engine" in rows["training-diagnostics"]
-    assert "1 of 2 solved" in result.stdout
+    assert f"1 of {count} solved" in result.stdout
 
 
 def test_show_renders_the_statement_for_a_terminal(home):
