@@ -42,6 +42,7 @@ CATALOGUE: dict[str, str] = {
     "merge_conflict": "student '{student}' is in both {first} and {second}",
     "merge_incomplete": "{path}: the result of student '{student}' is missing; run that shard's 'judge grade' again to finish it",
     "bad_max_level": "JUDGE_MAX_LEVEL is '{value}'; it must be one of {levels}",
+    "weak_sandbox": "the workers here run at {level}, which cannot keep hidden cases secret or the judge's files safe from submissions; run 'judge doctor' to see what is missing, or pass --allow-weak-sandbox to grade anyway",
     # judging
     "import_failed_after_hidden": "the submission failed to import again after a hidden case (details are not shown, as for every hidden case)",
     # security level, printed in every report
@@ -50,7 +51,8 @@ CATALOGUE: dict[str, str] = {
     "no_bwrap": "bwrap is not installed",
     "level_capped": "JUDGE_MAX_LEVEL is {cap}",
     "no_gpu_in_bwrap": "its minimal view has no GPU devices",
-    "no_bwrap_warm": "warm workers fork inside the judge's view, where no namespace can be added",
+    "no_landlock": "this kernel has no Landlock (Linux 5.13 or later, with landlock in its lsm= list)",
+    "secrets_exposed": "hidden cases and the judge's files are NOT protected at this level",
     # judge --version and judge doctor
     "version": "judge {version} (torch {torch})",
     "doctor_devices": "devices:",
