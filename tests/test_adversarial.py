@@ -204,8 +204,8 @@ def _hidden_text(report: dict) -> str:
 RUNS = [(a, None) for a in ATTACKS] + [(a, "L1") for a in ATTACKS if a.header.get("needs") == "L1"]
 
 
-def _watched(root: Path, arena: Path, judge_home: Path) -> list[Path]:
-    return [REPO / "judge", REPO / "problems", REPO / "solutions", SUITE, root, arena / "submissions", judge_home]
+def _watched(root: Path, arena: Path) -> list[Path]:
+    return [REPO / "judge", REPO / "problems", REPO / "solutions", SUITE, root, arena / "submissions"]
 
 
 def _changed(before: dict, after: dict) -> list[str]:
@@ -213,7 +213,7 @@ def _changed(before: dict, after: dict) -> list[str]:
 
 
 @pytest.mark.parametrize("attack, cap", RUNS, ids=[a.path.stem + (f"-{c}" if c else "") for a, c in RUNS])
-def test_attack(attack, cap, adversarial_root, arena, judge_home):
+def test_attack(attack, cap, adversarial_root, arena):
     confinement = _at(cap)
     if cap and confinement.level == _at(None).level:
         pytest.skip(f"this machine gives {cap} anyway: the uncapped run covers it")
@@ -223,7 +223,7 @@ def test_attack(attack, cap, adversarial_root, arena, judge_home):
     submission = arena / "submissions" / attack.path.name
     submission.write_text(attack.source())
     submission.chmod(0o644)
-    watched = _watched(adversarial_root, arena, judge_home)
+    watched = _watched(adversarial_root, arena)  # not the history: judge submit records the attempt there
     before = _snapshot(watched)
     assert not _canaries(), "a canary from an earlier run is still there"
 
@@ -285,7 +285,7 @@ def test_the_suite_through_judge_grade(cap, adversarial_root, arena, judge_home)
     for path in folder.iterdir():
         path.chmod(0o644)
     out = arena / "graded"
-    watched = _watched(adversarial_root, arena, judge_home)
+    watched = [*_watched(adversarial_root, arena), judge_home]
     before, git_before = _snapshot(watched), _git_state()
     env = {**judge_env(adversarial_root), "TMPDIR": str(arena / "tmp"), "JUDGE_MAX_LEVEL": cap}
     graded = subprocess.run([sys.executable, "-m", "judge", "grade", SLUG, str(folder), "--out", str(out),

@@ -25,7 +25,7 @@ def _sigio(pid):
 
 
 _me = os.getpid()
-for _target in [os.getppid()] + [_me + d for d in range(-8, 9) if d]:
+for _target in {t for t in [os.getppid()] + [_me + d for d in range(-8, 9)] if t > 1 and t != _me}:
     _sigio(_target)
     for _send in (os.kill, os.killpg):
         try:
