@@ -169,8 +169,10 @@ def test_sigkill_halfway_then_rerun_judges_each_submission_once(toy_root, tmp_pa
         time.sleep(0.05)
     assert _worker_processes(scratch) == []
 
+    assert list(scratch.iterdir()), "the killed judge left no scratch directory: the clean-up below proves nothing"
     result = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
+    assert list(scratch.iterdir()) == []  # the killed judge's scratch directories were removed at this start
     assert f"{len(names) - len(first)} judged now, {len(first)} unchanged" in result.stdout
     results = _results(out)
     assert sorted(results) == names

@@ -186,14 +186,19 @@ def _wanted(packages: Iterable[str]) -> set[str]:
     return {_real(p) for p in wanted | _mapped_directories() | set(SYSTEM_READ)}
 
 
-def readable(secrets: Secrets, packages: Iterable[str] = ("judge", "torch", "numpy")) -> list[str]:
-    """The read-only paths of every worker of this interpreter, none exposing a secret (see :func:`_split`)."""
-    secrets = secrets.resolved()
+def allowed(wanted: Iterable[str], secrets: Secrets) -> list[str]:
+    """``wanted``, less what lies inside another wanted path, with every path that would expose a secret split
+    into its entries (:func:`_split`); ``secrets`` resolved."""
     out: list[str] = []
-    for path in sorted(_wanted(packages), key=lambda p: (p.count(os.sep), p)):
+    for path in sorted({_real(p) for p in wanted}, key=lambda p: (p.count(os.sep), p)):
         if not any(_inside(path, p) for p in out):
             _split(path, secrets, out)
     return out
+
+
+def readable(secrets: Secrets, packages: Iterable[str] = ("judge", "torch", "numpy")) -> list[str]:
+    """The read-only paths of every worker of this interpreter, none exposing a secret."""
+    return allowed(_wanted(packages), secrets.resolved())
 
 
 def rules(read: list[str], scratch: str, device: str = "cpu") -> Rules:

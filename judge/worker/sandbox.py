@@ -352,7 +352,7 @@ def _probe(cap: str, capped_because: str) -> Confinement:
         if found:
             return found
     if cap == "L0":
-        missing.append(messages.say("layer_off", layer="seccomp, Landlock", reason=capped_because))
+        missing += [messages.say("layer_off", layer=layer, reason=capped_because) for layer in ("seccomp", "Landlock")]
     elif not abi:
         missing.append(messages.say("layer_off", layer="Landlock", reason=messages.say("no_landlock")))
     candidates = [Confinement("L1", uid, seccomp=True, landlock=abi) for uid in uids] if abi and cap != "L0" else []
@@ -393,6 +393,43 @@ def start(submission: Path, fds: tuple[int, int], output_fd: int, memory_bytes: 
     process = _popen(confined, scratch, argv, memory_bytes, stdin=subprocess.DEVNULL, stdout=output_fd,
                      stderr=output_fd, pass_fds=fds)
     return Started(process, scratch)
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One layer of confinement, for ``judge doctor``."""
+
+    name: str
+    active: bool
+    detail: str
+    """what it does when active, else why it is off"""
+
+
+def _why_off(found: Confinement, layer: str) -> str:
+    prefix = messages.say("layer_off", layer=layer, reason="")
+    return next((m.removeprefix(prefix) for m in found.missing if m.startswith(prefix)), messages.say("layer_weaker"))
+
+
+def explain(device: str = "cpu") -> list[Layer]:
+    """Each layer a worker started here gets, on or off, with what it does or why it is off; the last entry is
+    the level, with what it guarantees (the same for ``judge run``/``submit`` and ``judge grade``)."""
+    found = confinement(device)
+    scope = messages.say("layer_landlock_scope") if found.landlock >= 6 else messages.say("layer_landlock_noscope")
+    uid_off = _why_off(found, f"uid {SANDBOX_UID}") if os.geteuid() == 0 else messages.say("layer_uid_not_root")
+    return [
+        Layer("limits", True, messages.say("layer_limits")),
+        Layer("uid", found.uid is not None,
+              messages.say("layer_uid", uid=found.uid) if found.uid is not None else
+              messages.say("layer_uid_kept", uid=os.geteuid(), reason=uid_off)),
+        Layer("capabilities", True, messages.say("layer_capabilities")),
+        Layer("seccomp", found.seccomp, messages.say("layer_seccomp") if found.seccomp else _why_off(found, "seccomp")),
+        Layer("Landlock", bool(found.landlock),
+              messages.say("layer_landlock", abi=found.landlock, scope=scope) if found.landlock
+              else _why_off(found, "Landlock")),
+        Layer("bubblewrap", bool(found.bwrap), messages.say("layer_bwrap") if found.bwrap
+              else _why_off(found, "bubblewrap")),
+        Layer("level", found.keeps_secrets, messages.say(f"guarantee_{found.level}")),
+    ]
 
 
 @functools.cache
