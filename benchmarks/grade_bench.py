@@ -84,9 +84,12 @@ def build_class(slug: str, count: int, folder: Path) -> dict[str, list[Path]]:
     return files
 
 
-ENV = {**os.environ, "JUDGE_MAX_LEVEL": "L1"}
-"""Both sides at L1, the level of grade's warm workers: like is compared with like, and no worker dies inside a
-bubblewrap PID namespace, where the kernel would not add its CPU time to ``RUSAGE_CHILDREN``."""
+ENV = dict(os.environ)
+"""Both sides at the strongest level this machine gives (``JUDGE_MAX_LEVEL`` caps it), the level grading really
+runs at; the output names it. Under L2 a fresh worker killed at a limit dies inside bubblewrap's PID namespace,
+whose init may die first and never reap it: the kernel then adds that worker's CPU time to nobody's
+``RUSAGE_CHILDREN``, so the loop's CPU figure can only be too low, never the grade's (its zygotes reap every
+worker they fork)."""
 
 
 def timed(argv: list[str]) -> tuple[float, float, subprocess.CompletedProcess]:
@@ -157,6 +160,7 @@ def main() -> None:
     print(f"class: {n} submissions of {opts.slug}: " + ", ".join(f"{c} {len(p)}" for c, p in files.items()))
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end; "
           f"judge grade --jobs {jobs}")
+    print(f"security level: {next(iter(graded.values()))['judge']['security_level']}")
     loop_note = "all files" if not opts.loop_sample else f"{judged} sampled files, extrapolated per category"
     rows = [
         ("", "judge grade", f"loop of judge submit ({loop_note})"),

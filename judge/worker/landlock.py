@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import functools
 import os
 import platform
 import sys
@@ -71,7 +72,9 @@ class _PathBeneathAttr(ctypes.Structure):
     _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
 
+@functools.cache
 def _libc() -> ctypes.CDLL:
+    """Loaded once (a zygote's children inherit it): each ``CDLL`` costs most of a millisecond."""
     return ctypes.CDLL(None, use_errno=True)
 
 

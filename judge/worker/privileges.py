@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import functools
 
 PR_CAPBSET_DROP = 24
 PR_SET_DUMPABLE = 4
@@ -34,7 +35,9 @@ class _Data(ctypes.Structure):
     _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
 
 
+@functools.cache
 def _libc() -> ctypes.CDLL:
+    """Loaded once (a zygote's children inherit it): each ``CDLL`` costs most of a millisecond."""
     return ctypes.CDLL(None, use_errno=True)
 
 

@@ -201,7 +201,7 @@ def main() -> None:
     control = socket.socket(fileno=int(sys.argv[1]))
     privileges.set_dumpable(False)  # a worker of the same uid cannot read this process's /proc files
     from judge.worker import main as worker
-    from judge.worker import sandbox, seccomp  # noqa: F401 -- imported by every child, before its uid changes
+    from judge.worker import sandbox, seccomp  # imported by every child, before its uid changes
 
     worker.prepare()
     try:
@@ -212,6 +212,10 @@ def main() -> None:
     if lockdown.secrets is not None:  # the read-only paths are the same for every worker: found once, here
         secrets = lockdown.secrets.resolved()
         lockdown = Lockdown(lockdown.seccomp, secrets, tuple(landlock.readable(secrets)))
+    if lockdown.seccomp:
+        seccomp.warm_up()
+    landlock.abi()
+    privileges.capabilities()  # the libraries these three load, loaded once for every child
     gc.collect()
     gc.freeze()  # a collection in a child would write to every object it inherited, copying the whole heap
     Zygote(control, lockdown).serve()
