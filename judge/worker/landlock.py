@@ -60,6 +60,8 @@ DEVICES_READ = ("/dev/zero", "/dev/random", "/dev/urandom")
 DEVICES_WRITE = ("/dev/null", "/dev/full")
 SYSTEM_READ = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/etc/ld.so.cache", "/etc/localtime")
 GPU_PREFIX = "/dev/nvidia"
+GPU_READ = ("/sys", "/proc/driver/nvidia", "/proc/cpuinfo", "/proc/meminfo", "/proc/devices", "/proc/modules")
+"""what the CUDA driver reads when a worker first uses the GPU (after the lock-down; untested without a GPU)"""
 
 
 class _RulesetAttr(ctypes.Structure):
@@ -207,10 +209,11 @@ def readable(secrets: Secrets, packages: Iterable[str] = ("judge", "torch", "num
 def rules(read: list[str], scratch: str, device: str = "cpu") -> Rules:
     """The rules of one worker: ``read`` (from :func:`readable`), its scratch directory, its own ``/proc``
     entry, and the devices."""
-    devices = list(DEVICES_WRITE)
+    devices, extra = list(DEVICES_WRITE), [*DEVICES_READ, f"/proc/{os.getpid()}"]
     if device == "cuda":
         devices += sorted(f"/dev/{n}" for n in os.listdir("/dev") if f"/dev/{n}".startswith(GPU_PREFIX))
-    extra = [p for p in (*DEVICES_READ, f"/proc/{os.getpid()}") if os.path.exists(p)]
+        extra += GPU_READ
+    extra = [p for p in extra if os.path.exists(p)]
     return Rules(read=[*read, *extra], write=[_real(scratch)], devices=[d for d in devices if os.path.exists(d)])
 
 

@@ -288,7 +288,7 @@ def make_scratch(submission: Path | None, confinement: Confinement, kind: str = 
     else:
         shutil.copyfile(submission, target)
     target.chmod(0o644)
-    if confinement.uid is not None and not confinement.bwrap:
+    if confinement.uid is not None and not confinement.bwrap and kind == "worker":
         os.chown(scratch, confinement.uid, confinement.uid)
     return scratch
 
@@ -461,7 +461,7 @@ def start_zygote(control_fd: int, device: str = "cpu") -> Started:
     protect_judge()
     scratch = make_scratch(None, confined, "zygote")
     if confined.uid is not None and not confined.bwrap:
-        scratch.chmod(0o711)  # each worker's directory below it belongs to the worker's uid
+        scratch.chmod(0o711)  # the worker's uid may pass through to its own directory, and write nothing here
     argv = [sys.executable, *PYTHON_FLAGS, "-m", "judge.worker.zygote", str(control_fd), *confined.lockdown.argv()]
     process = subprocess.Popen(
         _command(confined, scratch, argv), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
