@@ -13,7 +13,6 @@ import json
 import os
 import platform
 import statistics
-from pathlib import Path
 
 from judge.errors import InternalError
 from judge.judging.session import CaseLimits, Session, judge_cases
