@@ -15,8 +15,9 @@ category, which the output says. Both are run the way a user would, as separate 
 interpreter and torch start-up, forks, the warm-up call, protocol round trips, ``/proc`` polling, comparing,
 writing reports. The run's fixed cost (the judge's own start, one zygote per job slot importing torch) is
 measured by grading one unreadable file per job slot (each slot starts its zygote, no worker is forked)
-and shown apart from the marginal cost per submission. CPU figures include every process a command started (``RUSAGE_CHILDREN``),
-so they do not depend on what else the machine runs; wall figures do.
+and shown apart from the marginal cost per submission. CPU figures include every process a command started (a
+cgroup's ``cpuacct.usage`` where the benchmark may make one, else ``RUSAGE_CHILDREN``), so they do not depend on
+what else the machine runs; wall figures do.
 """
 
 from __future__ import annotations
@@ -84,17 +85,46 @@ def build_class(slug: str, count: int, folder: Path) -> dict[str, list[Path]]:
     return files
 
 
-ENV = {**os.environ, "JUDGE_MAX_LEVEL": "L1"}
-"""Both sides at L1, the level of grade's warm workers: like is compared with like, and no worker dies inside a
-bubblewrap PID namespace, where the kernel would not add its CPU time to ``RUSAGE_CHILDREN``."""
+ENV = dict(os.environ)
+"""Both sides at the strongest level this machine gives (``JUDGE_MAX_LEVEL`` caps it), the level grading really
+runs at; the output names it. Under L2 bubblewrap's outer process exits without reaping the processes of its
+PID namespace, so ``RUSAGE_CHILDREN`` misses their CPU time: :func:`timed` counts it in a cgroup instead."""
+
+
+CPUACCT = Path("/sys/fs/cgroup/cpuacct")
+"""cgroup v1 CPU accounting: counts every process a command starts, also those bubblewrap's PID namespace never
+lets ``RUSAGE_CHILDREN`` see (see :data:`ENV`); used when this process may make a group there (root)"""
+
+
+def _cpu_group() -> Path | None:
+    group = CPUACCT / f"grade-bench-{os.getpid()}-{time.monotonic_ns()}"
+    try:
+        group.mkdir()
+    except OSError:
+        return None
+    return group
+
+
+def _group_cpu(group: Path) -> float:
+    """The group's CPU seconds once its last process has ended (bubblewrap's may outlive the command a moment)."""
+    deadline = time.monotonic() + 10
+    while (group / "cgroup.procs").read_text().strip() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    cpu = int((group / "cpuacct.usage").read_text()) / 1e9
+    group.rmdir()
+    return cpu
 
 
 def timed(argv: list[str]) -> tuple[float, float, subprocess.CompletedProcess]:
     """Wall seconds, CPU seconds of the command and everything it started, and the result."""
+    group = _cpu_group()
     before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
-    result = subprocess.run(argv, capture_output=True, text=True, env=ENV)
+    enter = (lambda: (group / "cgroup.procs").write_text(str(os.getpid()))) if group else None
+    result = subprocess.run(argv, capture_output=True, text=True, env=ENV, preexec_fn=enter)
     wall, after = time.monotonic() - start, resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), result
+    if group is None:
+        return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), result
+    return wall, _group_cpu(group), result
 
 
 def compute_s(report: dict) -> float:
@@ -157,6 +187,7 @@ def main() -> None:
     print(f"class: {n} submissions of {opts.slug}: " + ", ".join(f"{c} {len(p)}" for c, p in files.items()))
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end; "
           f"judge grade --jobs {jobs}")
+    print(f"security level: {next(iter(graded.values()))['judge']['security_level']}")
     loop_note = "all files" if not opts.loop_sample else f"{judged} sampled files, extrapolated per category"
     rows = [
         ("", "judge grade", f"loop of judge submit ({loop_note})"),

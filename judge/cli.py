@@ -106,7 +106,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     progress = Line(sys.stdout) if sys.stdout.isatty() else Silent()
     try:
         graded = grade_folder(problem, args.submissions, args.out, jobs=jobs, device=args.device, shard=shard,
-                              progress=progress)
+                              progress=progress, allow_weak=args.allow_weak_sandbox)
     except Interrupted as exc:
         print(f"judge: {messages.say('grade_interrupted', saved=exc.saved, total=exc.total)}", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -260,6 +260,8 @@ def _add_grading_options(grade: argparse.ArgumentParser, merge: argparse.Argumen
     grade.add_argument("--jobs", type=int, help="submissions judged at once (default: one per core)")
     grade.add_argument("--shard", metavar="K/N", help="judge only the K-th of N deterministic slices (for job arrays)")
     grade.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where the workers run (default: cpu)")
+    grade.add_argument("--allow-weak-sandbox", action="store_true",
+                       help="grade even where the workers cannot keep hidden cases secret (see 'judge doctor')")
     merge.add_argument("folders", type=Path, nargs="+", help="the --out folders of 'judge grade' runs (e.g. shards)")
     merge.add_argument("--out", type=Path, required=True, help="where the combined results and summary go")
 

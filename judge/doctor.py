@@ -81,6 +81,9 @@ def security() -> list[str]:
              messages.say("doctor_security", what="judge grade", level=sandbox.warm_confinement("cpu").describe())]
     if gpus():
         lines.append(messages.say("doctor_security", what="--device cuda", level=sandbox.level("cuda")))
+    lines.append(messages.say("doctor_layers"))
+    lines += [messages.say("doctor_layer", mark="x" if layer.active else " ", name=layer.name, detail=layer.detail)
+              for layer in sandbox.explain("cpu")]
     return lines
 
 

@@ -13,6 +13,13 @@ of the submission survives it, that no file outside the worker's scratch directo
 directory is gone, and that no text from the submission reaches a hidden case in the report.
 A case whose ``needs`` this machine does not meet is skipped, saying which confinement was found.
 
+Every case runs through ``judge submit`` at the strongest level this machine gives; the cases that need L1 run
+again at ``JUDGE_MAX_LEVEL=L1`` (where the workers keep uid 0 when the judge runs as root and the interpreter
+lives under ``/root``: the level most grading gets, inside a container). Then the whole suite runs through
+``judge grade``, once per level, as one class (with a few copies of the case that leaves notes for the next
+submission, so that two of them share a warm worker), checking the same, and that the run leaves the checkout's
+``git status`` as it found it and the problem files byte-identical.
+
 The problem is a small copy of training-diagnostics (one sample and one hidden case, CPU floor 0.5 s, 450 MB),
 so the whole suite runs in a few minutes. Survivors are found by a marker: every judge run gets its own
 ``TMPDIR``, which the worker's environment (``HOME``, ``TMPDIR``) and working directory carry.
@@ -20,6 +27,7 @@ so the whole suite runs in a few minutes. Survivors are found by a marker: every
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -113,8 +121,20 @@ def confinement() -> sandbox.Confinement:
 
 
 def _unmet(needs: str | None, found: sandbox.Confinement) -> bool:
-    return (needs == "L2" and found.bwrap is None or needs == "L1" and not found.seccomp
+    return (needs == "L2" and found.bwrap is None or needs == "L1" and not found.keeps_secrets
             or needs == "uid" and found.uid is None)
+
+
+def _at(cap: str | None) -> sandbox.Confinement:
+    """The confinement judges get with ``JUDGE_MAX_LEVEL=cap`` (None: as this environment says); a test run with
+    a lower ``JUDGE_MAX_LEVEL`` skips the levels above it."""
+    outer = os.environ.get("JUDGE_MAX_LEVEL", "L2")
+    if cap and sandbox.LEVELS.index(cap) > sandbox.LEVELS.index(outer):
+        pytest.skip(f"JUDGE_MAX_LEVEL is {outer}")
+    with pytest.MonkeyPatch.context() as patch:
+        if cap:
+            patch.setenv("JUDGE_MAX_LEVEL", cap)
+        return sandbox.confinement()
 
 
 def _snapshot(roots: list[Path]) -> dict[str, tuple[int, int, int]]:
@@ -170,9 +190,11 @@ def arena():
         shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else os.unlink(path)
 
 
-def _judge(root: Path, submission: Path, arena: Path, timeout: float = JUDGE_TIMEOUT_S) -> subprocess.Popen:
+def _judge(root: Path, submission: Path, arena: Path, cap: str | None = None) -> subprocess.Popen:
     env = judge_env(root)
     env["TMPDIR"] = str(arena / "tmp")
+    if cap:
+        env["JUDGE_MAX_LEVEL"] = cap
     return subprocess.Popen([sys.executable, "-m", "judge", "submit", SLUG, str(submission), "--format", "json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
@@ -181,31 +203,49 @@ def _hidden_text(report: dict) -> str:
     return json.dumps([t for t in report["tests"] if t["extra_data"]["hidden"]])
 
 
-@pytest.mark.parametrize("attack", ATTACKS, ids=[a.path.stem for a in ATTACKS])
-def test_attack(attack, adversarial_root, confinement, arena):
+RUNS = [(a, None) for a in ATTACKS] + [(a, "L1") for a in ATTACKS if a.header.get("needs") == "L1"]
+
+
+def _watched(root: Path, arena: Path) -> list[Path]:
+    return [REPO / "judge", REPO / "problems", REPO / "solutions", SUITE, root, arena / "submissions"]
+
+
+def _changed(before: dict, after: dict) -> list[str]:
+    return sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
+
+
+@pytest.mark.parametrize("attack, cap", RUNS, ids=[a.path.stem + (f"-{c}" if c else "") for a, c in RUNS])
+def test_attack(attack, cap, adversarial_root, arena):
+    confinement = _at(cap)
+    if cap and confinement.level == _at(None).level:
+        pytest.skip(f"this machine gives {cap} anyway: the uncapped run covers it")
     needs = attack.header.get("needs")
     if _unmet(needs, confinement):
         pytest.skip(f"needs {needs}; this machine gives {confinement.describe()}")
     submission = arena / "submissions" / attack.path.name
     submission.write_text(attack.source())
     submission.chmod(0o644)
-    watched = [REPO / "judge", REPO / "problems", REPO / "solutions", SUITE, adversarial_root, arena / "submissions"]
+    watched = _watched(adversarial_root, arena)  # not the history: judge submit records the attempt there
     before = _snapshot(watched)
     assert not _canaries(), "a canary from an earlier run is still there"
 
-    judge = _judge(adversarial_root, submission, arena)
+    judge = _judge(adversarial_root, submission, arena, cap)
     out, err = judge.communicate(timeout=JUDGE_TIMEOUT_S)
     assert judge.returncode in (0, 1), f"judge exit status {judge.returncode}\n{err[-3000:]}"
     report = json.loads(out)
+    assert report["judge"]["security_level"].startswith(confinement.level)
 
     seen = [t["extra_data"]["verdict"] for t in report["tests"]]
     assert report["verdict"] == attack.verdict, f"per case: {seen}; error: {report['judge'].get('startup_error')}"
     assert not survivors(arena.name), "processes of the submission survived the judge"
-    after = _snapshot(watched)
-    changed = sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
+    changed = _changed(before, _snapshot(watched))
     assert not changed, f"files outside the scratch directory changed: {changed[:5]}"
     assert not _canaries(), "the submission wrote outside its scratch directory"
     assert not list((arena / "tmp").iterdir()), "the scratch directory was not removed"
+    _check_hidden(report)
+
+
+def _check_hidden(report: dict) -> None:
     hidden = _hidden_text(report)
     assert LEAK not in hidden and OTHER_STUDENT not in hidden
     for test in report["tests"]:
@@ -213,6 +253,59 @@ def test_attack(attack, adversarial_root, confinement, arena):
             assert "inputs" not in test["extra_data"]
             assert all(set(c) <= {"method", "verdict", "cpu_time_s", "failed_field", "limit"}
                        for c in test["extra_data"]["calls"])
+
+
+NOTE_COPIES = 4
+"""copies of the note-leaving case in the graded class: with two job slots, two of them share a warm worker"""
+NOTE_CASE = "90-leaves-a-note-for-the-next"
+
+
+def _git_state() -> tuple[str, dict[str, str]]:
+    """The checkout's ``git status`` and the hash of every file of the problems and solutions."""
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=REPO, capture_output=True,
+                            text=True, check=True).stdout
+    hashes = {str(p): hashlib.sha256(p.read_bytes()).hexdigest()
+              for folder in ("problems", "solutions") for p in sorted((REPO / folder).rglob("*")) if p.is_file()}
+    return status, hashes
+
+
+@pytest.mark.parametrize("cap", ["L2", "L1"])
+def test_the_suite_through_judge_grade(cap, adversarial_root, arena, judge_home):
+    """One class of every attack this level stops, graded by ``judge grade`` with two warm workers."""
+    confinement = _at(cap)
+    if confinement.level != cap:
+        pytest.skip(f"this machine gives {confinement.describe()}")
+    folder = arena / "submissions"
+    expected = {"other-student": "accepted"}
+    for attack in ATTACKS:
+        if _unmet(attack.header.get("needs"), confinement):
+            continue
+        for copy in range(NOTE_COPIES if attack.path.stem == NOTE_CASE else 1):
+            student = attack.path.stem + (f"-{copy}" if copy else "")
+            (folder / f"{student}.py").write_text(attack.source())
+            expected[student] = attack.verdict
+    for path in folder.iterdir():
+        path.chmod(0o644)
+    out = arena / "graded"
+    watched = [*_watched(adversarial_root, arena), judge_home]
+    before, git_before = _snapshot(watched), _git_state()
+    env = {**judge_env(adversarial_root), "TMPDIR": str(arena / "tmp"), "JUDGE_MAX_LEVEL": cap}
+    graded = subprocess.run([sys.executable, "-m", "judge", "grade", SLUG, str(folder), "--out", str(out),
+                             "--jobs", "2"], capture_output=True, text=True, env=env, timeout=20 * JUDGE_TIMEOUT_S)
+    assert graded.returncode == 0, graded.stdout[-2000:] + graded.stderr[-3000:]
+
+    reports = {p.parent.name: json.loads(p.read_text()) for p in (out / "students").glob("*/results.json")}
+    verdicts = {student: report["verdict"] for student, report in reports.items()}
+    assert verdicts == expected
+    assert not survivors(arena.name), "processes of a submission survived the judge"
+    changed = _changed(before, _snapshot(watched))
+    assert not changed, f"files outside the scratch directories changed: {changed[:5]}"
+    assert _git_state() == git_before, "the graded class changed the checkout"
+    assert not _canaries(), "a submission wrote outside its scratch directory"
+    assert not list((arena / "tmp").iterdir()), "a scratch directory was not removed"
+    for report in reports.values():
+        assert report["judge"]["security_level"].startswith(cap)
+        _check_hidden(report)
 
 
 SLEEPER = REFERENCE_SOURCE + '''
@@ -260,11 +353,11 @@ class Solution(Solution):
 
 
 def test_an_import_error_after_a_hidden_case_is_not_reported(toy_root, arena):
-    """Below L2 a worker can leave a hidden input in a shared folder and make the next import raise it."""
+    """At L0 a worker can leave a hidden input in a shared folder and make the next import raise it."""
     relay = Path("/tmp") / f"{CANARY}-relay-{arena.name}"
     submission = arena / "submissions" / "relay.py"
     submission.write_text(RELAY.replace("{relay}", str(relay)))
-    env = {**judge_env(toy_root), "JUDGE_MAX_LEVEL": "L1", "TMPDIR": str(arena / "tmp")}
+    env = {**judge_env(toy_root), "JUDGE_MAX_LEVEL": "L0", "TMPDIR": str(arena / "tmp")}
     try:
         judged = subprocess.run([sys.executable, "-m", "judge", "submit", SLUG, str(submission), "--format", "json"],
                                 capture_output=True, text=True, env=env, timeout=JUDGE_TIMEOUT_S)

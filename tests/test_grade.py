@@ -79,8 +79,7 @@ def graded(toy_root, tmp_path_factory):
     return submissions, out, result
 
 
-def test_grade_gives_the_verdicts_of_judge_submit(toy_root, graded, monkeypatch):
-    monkeypatch.setenv("JUDGE_MAX_LEVEL", "L1")  # warm workers run at L1 at most: compare like with like
+def test_grade_gives_the_verdicts_of_judge_submit(toy_root, graded):
     submissions, out, result = graded
     assert result.returncode == 0, result.stderr
     results = _results(out)
@@ -170,8 +169,10 @@ def test_sigkill_halfway_then_rerun_judges_each_submission_once(toy_root, tmp_pa
         time.sleep(0.05)
     assert _worker_processes(scratch) == []
 
+    assert list(scratch.iterdir()), "the killed judge left no scratch directory: the clean-up below proves nothing"
     result = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
+    assert list(scratch.iterdir()) == []  # the killed judge's scratch directories were removed at this start
     assert f"{len(names) - len(first)} judged now, {len(first)} unchanged" in result.stdout
     results = _results(out)
     assert sorted(results) == names
@@ -236,6 +237,9 @@ return self._original_compute_activation_stats(*args)
 
 
 def test_a_forked_worker_is_confined_like_a_fresh_one_and_starts_clean(toy_root, tmp_path, monkeypatch):
+    """At L1, where both are forked from the judge's own view (under L2 a fresh worker is bubblewrap's child,
+    not a session leader, while a forked one is)."""
+    monkeypatch.setenv("JUDGE_MAX_LEVEL", "L1")
     submissions = _write(tmp_path / "submissions", {"a-probe.py": PROBE, "b-polluter.py": POLLUTER,
                                                    "c-clean.py": REFERENCE_SOURCE + "\nimport builtins\n"
                                                    "assert not hasattr(builtins, 'LEAKED')\n"})
@@ -249,7 +253,6 @@ def test_a_forked_worker_is_confined_like_a_fresh_one_and_starts_clean(toy_root,
     def facts(report: dict) -> dict:
         return json.loads(report["tests"][0]["extra_data"]["calls"][0]["error"]["msg"])
 
-    monkeypatch.setenv("JUDGE_MAX_LEVEL", "L1")  # the level of warm workers
     _, fresh = judge_json(["submit", SLUG, str(submissions / "a-probe.py")], toy_root)
     assert facts(results["a-probe"]) == facts(fresh)
     assert facts(fresh)["leader"] and facts(fresh)["cwd"] == "judge-worker-"
@@ -283,8 +286,12 @@ def test_a_submission_that_kills_the_warm_worker_is_not_blamed_and_stops_nothing
     monkeypatch.setenv("JUDGE_MAX_LEVEL", "L0")
     submissions = _write(tmp_path / "submissions", {"a-killer.py": ZYGOTE_KILLER, "b-fine.py": REFERENCE_SOURCE})
     out = tmp_path / "out"
-    result = run_judge(["grade", SLUG, str(submissions), "--out", str(out), "--jobs", "1"], toy_root)
+    refused = run_judge(["grade", SLUG, str(submissions), "--out", str(out), "--jobs", "1"], toy_root)
+    assert refused.returncode == 2 and "--allow-weak-sandbox" in refused.stderr and not out.exists()
+    result = run_judge(["grade", SLUG, str(submissions), "--out", str(out), "--jobs", "1", "--allow-weak-sandbox"],
+                       toy_root)
     assert result.returncode == 3 and "internal_error" in result.stderr
     results = _results(out)
     assert results["a-killer"]["verdict"] == "internal_error"  # retried on the next run, never a verdict
     assert results["b-fine"]["verdict"] == "accepted"  # a new warm worker took over
+    assert "NOT protected" in results["b-fine"]["judge"]["security_level"]

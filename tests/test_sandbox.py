@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import ctypes.util
+import json
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 
-from judge.worker import sandbox
+from judge.worker import landlock, sandbox
 from tests.conftest import TOY_MEMORY_MB, REFERENCE_SOURCE, SLUG, _mlp_case, build_toy, judge_json, run_judge
 
 FILTERED = """
@@ -77,3 +81,103 @@ def test_the_judges_own_failure_report_prints_the_level_too(tmp_path, write_subm
     code, report = judge_json(["run", SLUG, str(write_submission(REFERENCE_SOURCE))], root)
     assert (code, report["verdict"]) == (3, "internal_error")
     assert report["judge"]["security_level"].startswith(sandbox.confinement().level)
+
+
+def _tree(root, paths):
+    for path in paths:
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text("x")
+
+
+def test_landlock_never_allows_an_ancestor_of_a_secret_nor_a_path_inside_one(tmp_path):
+    """An installed judge keeps the bundled problems in site-packages beside torch: site-packages is split."""
+    site = tmp_path / "site-packages"
+    _tree(site, ["torch/__init__.py", "numpy/core.py", "judge/main.py", "judge_bundle/__init__.py",
+                 "judge_bundle/problems/p/cases/hidden/1.json", "judge_bundle/solutions/p.py"])
+    home = tmp_path / "home"
+    _tree(home, [".cache/torch-judge/times.json", "venv/lib/site.py"])
+    secrets = landlock.Secrets(kept=(str(site / "judge_bundle/problems"), str(site / "judge_bundle/solutions"),
+                                     str(home / ".cache/torch-judge")), around=(str(home),)).resolved()
+    found = landlock.allowed([str(site), str(home / "venv"), str(site / "torch")], secrets)
+    assert sorted(found) == [str(home / "venv"), *(str(site / n) for n in ("judge", "judge_bundle/__init__.py",
+                                                                           "numpy", "torch"))]
+    assert landlock.check(landlock.Rules(read=found), secrets) == []
+    for exposing in (site, site / "judge_bundle", site / "judge_bundle/problems/p", home, tmp_path):
+        assert landlock.check(landlock.Rules(read=[str(exposing)]), secrets), exposing
+    assert landlock.allowed([str(home)], secrets) == [str(home / "venv")]
+
+
+def test_the_workers_rules_here_expose_no_secret():
+    secrets = sandbox.secrets().resolved()
+    read = landlock.readable(secrets)
+    assert read and landlock.check(landlock.rules(read, "/tmp/judge-worker-x"), secrets) == []
+    problems = [str(p) for p in secrets.kept]
+    assert not any(p.startswith(r + "/") or p == r for p in problems for r in read)
+
+
+RESTRICTED = """
+import os, sys, json
+from judge.worker import landlock, privileges
+scratch, secret, judge_file = sys.argv[1:4]
+secrets = landlock.Secrets(kept=(os.path.dirname(secret),), around=("/tmp",))
+privileges.drop_all()
+landlock.restrict(landlock.rules(landlock.readable(secrets), scratch), secrets)
+def can(action):
+    try:
+        action()
+        return True
+    except OSError:
+        return False
+status = dict(line.split(":", 1) for line in open("/proc/self/status").read().splitlines())
+print(json.dumps({
+    "read secret": can(lambda: open(secret).read()),
+    "write judge": can(lambda: open(judge_file, "a").close()),
+    "parent environ": can(lambda: open(f"/proc/{os.getppid()}/environ").read()),
+    "write scratch": can(lambda: open(os.path.join(scratch, "x"), "w").write("x")),
+    "import stdlib": can(lambda: __import__("email.mime.text")),
+    "capabilities": [int(status[k], 16) for k in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")],
+}))
+"""
+
+
+@pytest.mark.skipif(landlock.abi() == 0, reason="this kernel has no Landlock")
+def test_a_restricted_process_reads_no_secret_writes_only_its_scratch_and_has_no_capability(tmp_path):
+    secret = tmp_path / "problems" / "hidden.json"
+    _tree(tmp_path, ["problems/hidden.json"])
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    judge_file = Path(sandbox.__file__)
+    child = subprocess.run([sys.executable, "-I", "-B", "-c", RESTRICTED, str(scratch), str(secret), str(judge_file)],
+                           capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0, child.stderr
+    facts = json.loads(child.stdout)
+    assert facts == {"read secret": False, "write judge": False, "parent environ": False, "write scratch": True,
+                     "import stdlib": True, "capabilities": [0, 0, 0, 0 if os.geteuid() == 0 else facts["capabilities"][3], 0]}
+
+
+def test_scratch_directories_of_a_killed_judge_are_removed_and_a_live_ones_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    leftover = tmp_path / f"judge-zygote-{dead.pid}-abc"
+    (leftover / "judge-worker-def").mkdir(parents=True)
+    live = tmp_path / f"{sandbox.scratch_prefix('worker')}ghi"
+    live.mkdir()
+    other = tmp_path / "not-the-judges"
+    other.mkdir()
+    assert sandbox.remove_leftovers() == [str(leftover)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, other.name])
+
+
+def test_doctor_explains_every_layer_and_the_level():
+    layers = sandbox.explain()
+    found = sandbox.confinement()
+    assert [layer.name for layer in layers] == ["limits", "uid", "capabilities", "seccomp", "Landlock", "bubblewrap",
+                                                "level"]
+    state = {layer.name: layer.active for layer in layers}
+    assert state["seccomp"] == found.seccomp and state["Landlock"] == bool(found.landlock)
+    assert state["bubblewrap"] == (found.bwrap is not None) and state["level"] == found.keeps_secrets
+    assert layers[-1].detail.startswith(found.level)
+    assert all(layer.detail for layer in layers)
+    result = run_judge(["doctor"])
+    assert result.returncode == 0 and all(layer.detail in result.stdout for layer in layers)

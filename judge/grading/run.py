@@ -19,6 +19,7 @@ from judge.grading.store import Store, judge_key, with_grading
 from judge.grading.summary import ClassSummary, summarise
 from judge.judging.submission import make_plan
 from judge.package.problem import Problem
+from judge.worker import sandbox
 
 
 @dataclass(frozen=True)
@@ -41,9 +42,18 @@ class Interrupted(KeyboardInterrupt):
         self.saved, self.total = saved, total
 
 
+def check_confinement(device: str, allow_weak: bool) -> None:
+    """Refuse to grade where the workers cannot keep the hidden cases secret, unless the instructor said so
+    (every report then says the level did not protect them)."""
+    confined = sandbox.warm_confinement(device)
+    if not confined.keeps_secrets and not allow_weak:
+        raise BadInput("weak_sandbox", level=confined.level)
+
+
 def grade_folder(problem: Problem, submissions: Path, out: Path, *, jobs: int, device: str, shard: Shard | None,
-                 progress: Progress) -> Graded:
+                 progress: Progress, allow_weak: bool = False) -> Graded:
     started = time.monotonic()
+    check_confinement(device, allow_weak)
     found = [s for s in discover(submissions, problem.slug, skip=out) if shard is None or shard.holds(s.student)]
     store = Store(out)
     plan = make_plan(problem, "submit", device)

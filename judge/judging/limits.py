@@ -13,22 +13,16 @@ import json
 import os
 import platform
 import statistics
-from pathlib import Path
 
 from judge.errors import InternalError
 from judge.judging.session import CaseLimits, Session, judge_cases
 from judge.judging.verdict import Verdict
 from judge.machine import cpu_model, torch_version
 from judge.package.problem import Problem
+from judge.places import cache_dir
 
 REPETITIONS = 3
 CALIBRATION_LIMITS = CaseLimits(cpu_s=60.0, memory_bytes=8 << 30)
-
-
-def cache_dir() -> Path:
-    if "JUDGE_CACHE" in os.environ:
-        return Path(os.environ["JUDGE_CACHE"])
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "torch-judge"
 
 
 def _fingerprint(problem: Problem, device: str) -> str:

@@ -5,13 +5,15 @@
 protocol, and time, memory and killing by pid through ``/proc``. The forked worker is the zygote's child, not
 ours, so :class:`ForkedProcess` stands in for ``subprocess.Popen``: the zygote reaps the worker and reports its
 exit status, and keeps it a zombie until :meth:`ForkedProcess.release`, so the pid we signal is never reused.
+Under L2 the zygote lives in bubblewrap's PID namespace and names its workers by their pids there; each is
+translated once, when forked, into the pid the judge sees (:func:`judge.worker.procfs.host_pid`).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import select
-import shutil
 import signal
 import socket
 import subprocess
@@ -20,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import InternalError
-from judge.worker import sandbox
+from judge.worker import procfs, sandbox
 
 START_S = 120.0
 """how long the zygote may take to import torch"""
@@ -33,7 +35,7 @@ class Zygote:
 
     def __init__(self, device: str = "cpu") -> None:
         self.confinement = sandbox.warm_confinement(device)
-        """the layers every worker it forks gets (at most L1: a fork cannot enter namespaces of its own)"""
+        """the layers every worker it forks gets, those of a fresh worker"""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self.started = sandbox.start_zygote(theirs.fileno(), device)
@@ -46,9 +48,12 @@ class Zygote:
         self.exited: dict[int, int] = {}
         """exit statuses reported and not yet released, by pid"""
         self.dead = False
-        if self._receive("ready", START_S) is None:
+        ready = self._receive("ready", START_S)
+        if ready is None:
             self.close()
             raise InternalError("worker_start_failed", reason="the warm worker did not start")
+        self.pid = procfs.host_pid(self.started.process.pid, ready["pid"]) or self.started.process.pid
+        """the zygote's own pid (under L2, bubblewrap's is ``started.process.pid``)"""
 
     @property
     def level(self) -> str:
@@ -57,20 +62,30 @@ class Zygote:
 
     def launch(self, submission: Path, fds: tuple[int, int], output_fd: int, memory_bytes: int,
                device: str = "cpu") -> sandbox.Started:
-        """Copy the submission into a fresh scratch directory and fork a worker on it (see ``sandbox.start``)."""
-        scratch = sandbox.make_scratch(submission, self.confinement)
-        message = {"type": "fork", "solution": str(scratch / "solution.py"), "scratch": str(scratch),
-                   "memory_bytes": memory_bytes, "uid": self.confinement.uid, "seccomp": self.confinement.seccomp}
+        """Have the zygote copy the submission into a fresh scratch directory of its own and fork a worker on it
+        (see ``sandbox.start``)."""
+        uid = None if self.confinement.bwrap else self.confinement.uid  # in the view, the zygote's uid is it
+        message = {"type": "fork", "memory_bytes": memory_bytes, "uid": uid}
         try:
-            socket.send_fds(self.control, [json.dumps(message).encode()], [fds[0], fds[1], output_fd])
+            source = os.open(submission, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError as exc:
+            raise InternalError("worker_start_failed", reason=exc.strerror) from None
+        try:
+            socket.send_fds(self.control, [json.dumps(message).encode()], [fds[0], fds[1], output_fd, source])
         except OSError:
             self.dead = True
+        finally:
+            os.close(source)
         reply = None if self.dead else self._receive(("forked", "fork_failed"), REPLY_S)
         if reply is None or reply["type"] != "forked":
-            shutil.rmtree(scratch, ignore_errors=True)
             reason = reply["reason"] if reply else "the warm worker has stopped"
             raise InternalError("worker_start_failed", reason=reason)
-        return _ForkedStarted(ForkedProcess(self, reply["pid"]), scratch)
+        inner = reply["pid"]
+        outer = inner if self.pid == self.started.process.pid else procfs.host_pid(self.pid, inner)
+        if outer is None:  # it ended before it could be found: it is still the zygote's zombie, never ours
+            self.release(inner)
+            raise InternalError("worker_start_failed", reason="the forked worker ended at once")
+        return _ForkedStarted(ForkedProcess(self, inner, outer), self.started.scratch)
 
     def _receive(self, wanted: str | tuple[str, ...], timeout: float) -> dict[str, Any] | None:
         """Read packets until one of type ``wanted`` arrives (None on timeout or when the zygote is gone)."""
@@ -134,30 +149,31 @@ class Zygote:
 class ForkedProcess:
     """What a :class:`judge.worker.runner.Worker` uses of ``subprocess.Popen``, for a worker a zygote forked."""
 
-    def __init__(self, zygote: Zygote, pid: int):
-        self.zygote, self.pid = zygote, pid
+    def __init__(self, zygote: Zygote, inner: int, pid: int):
+        self.zygote, self.inner, self.pid = zygote, inner, pid
+        """``pid``: as the judge sees it; ``inner``: as the zygote does"""
         self.returncode: int | None = None
 
     def poll(self) -> int | None:
         if self.returncode is None:
-            self.returncode = self.zygote.status(self.pid, 0.0)
+            self.returncode = self.zygote.status(self.inner, 0.0)
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
         if self.returncode is None:
-            self.returncode = self.zygote.status(self.pid, START_S if timeout is None else timeout)
+            self.returncode = self.zygote.status(self.inner, START_S if timeout is None else timeout)
         if self.returncode is None:
             raise subprocess.TimeoutExpired(f"worker {self.pid}", timeout or START_S)
         return self.returncode
 
     def release(self) -> None:
         """The worker has been killed and waited for: the zygote may reap it now, which frees its pid."""
-        self.zygote.release(self.pid)
+        self.zygote.release(self.inner)
 
 
 class _ForkedStarted(sandbox.Started):
     process: ForkedProcess
 
     def cleanup(self) -> None:
+        """The zygote removes the worker's scratch directory when it releases the worker."""
         self.process.release()
-        super().cleanup()

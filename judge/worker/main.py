@@ -1,15 +1,17 @@
 """The worker: the only process that runs submission code. Started by :mod:`judge.worker.sandbox`.
 
-Usage: ``python -I -B -m judge.worker.main REQUEST_FD RESPONSE_FD SOLUTION_PATH [--seccomp]``. A worker forked
+Usage: ``python -I -B -m judge.worker.main REQUEST_FD RESPONSE_FD SOLUTION_PATH [--seccomp] [--landlock=SECRETS]``
+(``SECRETS``: the JSON of a :class:`judge.worker.landlock.Secrets`). A worker forked
 from a warm process (:mod:`judge.worker.zygote`), which ran :func:`prepare` once for all its workers, runs the
 same protocol through :func:`serve`.
 
 Protocol, one JSON object per line on dedicated pipes (never stdout, never pickle):
 
 1. parent -> ``setup`` (device, method names, case *specifications*: never expected values)
-2. worker builds every case once, *before* any submission code runs, installs the seccomp filter when told to
-   (:mod:`judge.worker.seccomp`; a filter that fails to load stops the worker here), answers ``built`` with the
-   checksums, and forgets the cases, so code run at import time finds none of them in memory
+2. worker builds every case once, *before* any submission code runs, then locks itself down (:func:`lock_down`:
+   no capabilities, and when told to, Landlock and the seccomp filter; a layer that fails to load stops the
+   worker here), answers ``built`` with the checksums, and forgets the cases, so code run at import time finds
+   none of them in memory
 3. worker imports the submission and answers ``ready`` or ``import_error``
 4. parent -> ``call`` (one case's spec and a call index); worker builds that case's objects afresh, calls the
    method and answers ``result`` (the encoded value) or ``error`` (exception type, message, traceback tail)
@@ -25,7 +27,10 @@ import json
 import os
 import sys
 import traceback
+from dataclasses import dataclass
 from typing import Any, BinaryIO
+
+from judge.worker import landlock, privileges
 
 ENCODE_DEPTH = 32
 MESSAGE_CHARS = 2000
@@ -114,9 +119,49 @@ def _import_solution(path: str, methods: list[str]) -> Any:
     return cls()
 
 
-def serve(requests: BinaryIO, out: BinaryIO, solution: str, confine: bool) -> None:
-    """The protocol above, from ``setup`` until the parent closes the request pipe; ``confine``: install the
-    seccomp filter before the submission is imported."""
+@dataclass(frozen=True)
+class Lockdown:
+    """The layers a worker puts on itself before the submission is imported."""
+
+    seccomp: bool = False
+    secrets: landlock.Secrets | None = None
+    """None: no Landlock; else what its rules keep out"""
+    readable: tuple[str, ...] | None = None
+    """the read-only paths, when already computed (a zygote computes them once for all its workers)"""
+
+    def argv(self) -> list[str]:
+        """The command-line flags of a fresh worker that say this."""
+        flags = ["--seccomp"] if self.seccomp else []
+        if self.secrets is not None:
+            flags.append("--landlock=" + json.dumps([self.secrets.kept, self.secrets.around]))
+        return flags
+
+    @classmethod
+    def from_argv(cls, flags: list[str]) -> Lockdown:
+        secrets = None
+        for flag in flags:
+            if flag.startswith("--landlock="):
+                kept, around = json.loads(flag.split("=", 1)[1])
+                secrets = landlock.Secrets(tuple(kept), tuple(around))
+        return cls("--seccomp" in flags, secrets)
+
+
+def lock_down(lockdown: Lockdown, scratch: str, device: str = "cpu") -> None:
+    """Drop every capability, then restrict the files (Landlock), then the system calls (seccomp), in that
+    order: the filter refuses nothing the first two need."""
+    privileges.drop_all()
+    if lockdown.secrets is not None:
+        secrets = lockdown.secrets.resolved()
+        read = list(lockdown.readable) if lockdown.readable is not None else landlock.readable(secrets)
+        landlock.restrict(landlock.rules(read, scratch, device), secrets)
+    if lockdown.seccomp:
+        from judge.worker import seccomp
+
+        seccomp.install()
+
+
+def serve(requests: BinaryIO, out: BinaryIO, solution: str, lockdown: Lockdown) -> None:
+    """The protocol above, from ``setup`` until the parent closes the request pipe."""
     import torch
 
     from judge.package.build import checksum, resolve_args, seeded
@@ -131,10 +176,7 @@ def serve(requests: BinaryIO, out: BinaryIO, solution: str, confine: bool) -> No
         np = importlib.import_module("numpy")
     except ImportError:
         np = None
-    if confine:
-        from judge.worker import seccomp
-
-        seccomp.install()
+    lock_down(lockdown, os.path.dirname(solution), device)
     _send(out, {"type": "built", "checksums": checksums})
     try:
         solution_obj = _import_solution(solution, methods)
@@ -173,7 +215,7 @@ def prepare() -> None:
 def main() -> None:
     request_fd, response_fd, solution = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     prepare()
-    serve(os.fdopen(request_fd, "rb"), os.fdopen(response_fd, "wb"), solution, "--seccomp" in sys.argv[4:])
+    serve(os.fdopen(request_fd, "rb"), os.fdopen(response_fd, "wb"), solution, Lockdown.from_argv(sys.argv[4:]))
 
 
 if __name__ == "__main__":

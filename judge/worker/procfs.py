@@ -51,6 +51,16 @@ def tree(pid: int) -> list[int]:
     return found
 
 
+def host_pid(root: int, inner: int) -> int | None:
+    """The pid, as this process sees it, of the descendant of ``root`` that its own PID namespace numbers
+    ``inner`` (a worker forked by a zygote inside bubblewrap knows only its inner pid); None if there is none."""
+    for pid in tree(root):
+        for line in _read(f"/proc/{pid}/status").splitlines():
+            if line.startswith("NSpid:") and line.split()[-1] == str(inner):
+                return pid
+    return None
+
+
 def _cpu(pid: int, tasks: list[str]) -> float:
     stat = _read(f"/proc/{pid}/stat")
     if not stat:

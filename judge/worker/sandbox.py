@@ -1,21 +1,28 @@
 """Start a worker process confined as tightly as this machine allows, and say how tightly.
 
-Layers, each on top of the one before (the README's "Security levels" lists what each guarantees):
+Levels, each defined by what it guarantees (the README's "Security levels" says it for people):
 
-L0, always
+L0, always: no guarantee about files or processes
     resource limits, an environment with nothing of the judge's in it, an empty scratch directory as the working
-    directory, ``python -I -B``, a new process session, death when the judge dies, stdin from ``/dev/null``; and when
-    the judge runs as root, the unprivileged uid ``SANDBOX_UID``, provided that uid can run the interpreter
-    (a Python under ``/root``, e.g. pyenv's, it cannot: the report then says the worker kept uid 0).
-L1
-    the seccomp filter of :mod:`judge.worker.seccomp`, which the worker installs on itself before it imports the
-    submission (the worker is told to by its ``--seccomp`` argument).
+    directory, ``python -I -B``, a new process session, death when the judge dies, stdin from ``/dev/null``, no
+    capabilities (:mod:`judge.worker.privileges`); and when the judge runs as root, the unprivileged uid
+    ``SANDBOX_UID``, provided that uid can run the interpreter (a Python under ``/root``, e.g. pyenv's, it cannot:
+    the report then says the worker kept uid 0). The seccomp filter too when it loads but Landlock does not.
+L1: hidden data unreadable, the judge and its files unwritable, the judge's process out of reach
+    L0, plus Landlock (:mod:`judge.worker.landlock`: read only what the interpreter needs, write only the scratch
+    directory, no signal outside its own domain) and the seccomp filter of :mod:`judge.worker.seccomp` (no new
+    process, no network, no signal, no tracing), which the worker puts on itself before it imports the submission
+    (:func:`judge.worker.main.lock_down`).
 L2
     bubblewrap: no network, its own PID, IPC, UTS, cgroup and user namespaces (uid ``SANDBOX_UID`` inside), and a
     read-only view of only ``/usr``, the interpreter, the virtual environment and the judge's package, with a
     small private ``/tmp`` and scratch directory; it dies with the judge. Problem folders, case files, the
     reference solution and other submissions are not in that view at all (an empty folder covers those that lie
-    inside it, such as an installed judge's ``judge_bundle``).
+    inside it, such as an installed judge's ``judge_bundle``). Landlock too, where the kernel has it.
+    ``judge grade``'s zygotes start in that same view, so the workers they fork inherit it.
+
+Only L1 and L2 keep hidden data secret (:attr:`Confinement.keeps_secrets`); ``judge grade`` refuses to grade below
+that unless told to (``--allow-weak-sandbox``).
 
 At the first use in a judge process, :func:`confinement` probes the layers strongest first, by starting a tiny
 process exactly the way a worker would be started (same view, same limits, the filter installed and a fork
@@ -33,6 +40,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +49,9 @@ from typing import Callable
 import judge
 from judge import messages
 from judge.errors import BadInput
+from judge.places import cache_dir, data_home
+from judge.worker import landlock, privileges
+from judge.worker.main import Lockdown
 
 PR_SET_PDEATHSIG = 1
 FILE_SIZE_LIMIT = 16 << 20
@@ -59,14 +70,25 @@ LEVELS = ("L0", "L1", "L2")
 PROBE_TIMEOUT_S = 60
 PASSED_ENV = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH")
 SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+SCRATCH_NAME = re.compile(r"judge-(?:worker|zygote)-(\d+)-")
+"""a scratch directory's name carries the pid of the judge that made it, so a later judge can remove the
+directories of one that was killed"""
 PROBE = """
 import importlib.util, os, sys, threading
 for name in ("torch", "judge.worker.main"):
     if importlib.util.find_spec(name) is None:
         sys.exit(f"cannot find {name}")
-if "--seccomp" in sys.argv:
-    from judge.worker import seccomp
-    seccomp.install()
+from judge.worker.main import Lockdown, lock_down
+lockdown = Lockdown.from_argv(sys.argv[1:])
+lock_down(lockdown, os.getcwd())
+if lockdown.secrets is not None:
+    for secret in lockdown.secrets.kept:
+        try:
+            os.listdir(secret)
+            sys.exit(f"Landlock let {secret} be read")
+        except (PermissionError, FileNotFoundError, NotADirectoryError):
+            pass
+if lockdown.seccomp:
     try:
         if os.fork() == 0:
             os._exit(0)
@@ -92,16 +114,37 @@ class Confinement:
     """the bubblewrap executable, under L2"""
     missing: tuple[str, ...] = ()
     """why each stronger layer or the uid change is not in force, for the report"""
+    seccomp: bool = False
+    landlock: int = 0
+    """the Landlock ABI version the workers use; 0: none"""
 
     @property
-    def seccomp(self) -> bool:
+    def keeps_secrets(self) -> bool:
+        """Whether hidden data is out of a worker's reach: Landlock (L1) or bubblewrap's view (L2)."""
         return self.level in ("L1", "L2")
 
+    @property
+    def lockdown(self) -> Lockdown:
+        return Lockdown(self.seccomp, secrets() if self.landlock else None)
+
+    def layers(self) -> list[str]:
+        return ["limits", "no capabilities", *(["seccomp"] if self.seccomp else []),
+                *([f"Landlock ABI {self.landlock}"] if self.landlock else []), *(["bubblewrap"] if self.bwrap else [])]
+
     def describe(self) -> str:
-        layers = {"L0": "limits", "L1": "limits, seccomp", "L2": "limits, seccomp, bubblewrap"}[self.level]
         who = f"uid {self.uid}" if self.uid is not None else f"uid {os.geteuid()}"
-        return messages.say("security_level", level=self.level, layers=layers, who=who,
-                            missing="".join(f"; {m}" for m in self.missing))
+        weak = "" if self.keeps_secrets else f"; {messages.say('secrets_exposed')}"
+        return messages.say("security_level", level=self.level, layers=", ".join(self.layers()), who=who,
+                            missing="".join(f"; {m}" for m in self.missing) + weak)
+
+
+def secrets() -> landlock.Secrets:
+    """What no worker may reach: every problem and solution folder, the history, the calibration cache; and
+    no ancestor of the home directory or of the temporary folder (every worker's scratch directory is there)."""
+    from judge.package.problem import bundle, problems_roots, solutions_roots
+
+    kept = [*filter(None, [bundle()]), *problems_roots(), *solutions_roots(), data_home(), cache_dir()]
+    return landlock.Secrets(tuple(str(p) for p in kept), (str(Path.home()), tempfile.gettempdir()))
 
 
 @dataclass
@@ -123,9 +166,11 @@ def _environment(scratch: Path) -> dict[str, str]:
     return env
 
 
-def _limits(memory_bytes: int, uid: int | None, parent: int | None = None) -> Callable[[], None]:
-    """What the child does between fork and exec: limits, then the uid, then death with ``parent`` (default: the
-    process that calls this, i.e. the judge)."""
+def _limits(memory_bytes: int, uid: int | None, parent: int | None = None,
+            bounding: bool = True) -> Callable[[], None]:
+    """What the child does between fork and exec: limits, then (``bounding``) an empty capability bounding set,
+    then the uid, then death with ``parent`` (default: the process that calls this, i.e. the judge). Bubblewrap
+    needs its capabilities: it is started with ``bounding`` False and drops them itself."""
     parent = os.getpid() if parent is None else parent
 
     def apply() -> None:
@@ -137,6 +182,8 @@ def _limits(memory_bytes: int, uid: int | None, parent: int | None = None) -> Ca
             (resource.RLIMIT_CPU, LIFETIME_CPU_S),
         ):
             resource.setrlimit(limit, (value, value))
+        if bounding:
+            privileges.drop_bounding()
         if uid is not None:
             resource.setrlimit(resource.RLIMIT_NPROC, (PROCESS_LIMIT, PROCESS_LIMIT))
             os.setgroups([])
@@ -201,16 +248,48 @@ def _command(confinement: Confinement, scratch: Path, argv: list[str]) -> list[s
     return argv
 
 
-def make_scratch(submission: Path | None, confinement: Confinement) -> Path:
+def scratch_prefix(kind: str) -> str:
+    """``judge-<kind>-<this judge's pid>-``: see :data:`SCRATCH_NAME`."""
+    return f"judge-{kind}-{os.getpid()}-"
+
+
+def remove_leftovers() -> list[str]:
+    """Remove the scratch directories that judges no longer running left in the temporary folder (a judge
+    killed with SIGKILL cannot remove its own); returns their paths."""
+    removed = []
+    folder = tempfile.gettempdir()
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return removed
+    for name in names:
+        match = SCRATCH_NAME.match(name)
+        if match and not _running(int(match.group(1))):
+            shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
+            removed.append(os.path.join(folder, name))
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def make_scratch(submission: Path | None, confinement: Confinement, kind: str = "worker") -> Path:
     """A fresh directory holding only ``solution.py``; outside L2 it is the worker's own, writable directory."""
-    scratch = Path(tempfile.mkdtemp(prefix="judge-worker-"))
+    scratch = Path(tempfile.mkdtemp(prefix=scratch_prefix(kind)))
     target = scratch / "solution.py"
     if submission is None:
         target.touch()
     else:
         shutil.copyfile(submission, target)
     target.chmod(0o644)
-    if confinement.uid is not None and not confinement.bwrap:
+    if confinement.uid is not None and not confinement.bwrap and kind == "worker":
         os.chown(scratch, confinement.uid, confinement.uid)
     return scratch
 
@@ -219,13 +298,14 @@ def _popen(confinement: Confinement, scratch: Path, argv: list[str], memory_byte
            **streams: object) -> subprocess.Popen:
     uid = None if confinement.bwrap else confinement.uid  # bubblewrap changes the uid itself, in its namespace
     return subprocess.Popen(_command(confinement, scratch, argv), cwd=scratch, env=_environment(scratch),
-                            start_new_session=True, preexec_fn=_limits(memory_bytes, uid), **streams)
+                            start_new_session=True, preexec_fn=_limits(memory_bytes, uid, bounding=not confinement.bwrap),
+                            **streams)
 
 
 def _try(confinement: Confinement) -> str | None:
     """Start a probe exactly as a worker would be started; None when it works, else why it does not."""
     scratch = make_scratch(None, confinement)
-    argv = [sys.executable, *PYTHON_FLAGS, "-c", PROBE] + (["--seccomp"] if confinement.seccomp else [])
+    argv = [sys.executable, *PYTHON_FLAGS, "-c", PROBE, *confinement.lockdown.argv()]
     try:
         probe = _popen(confinement, scratch, argv, 1 << 30, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT)
@@ -240,34 +320,47 @@ def _try(confinement: Confinement) -> str | None:
     return text.splitlines()[-1][:200] if text else f"exit status {probe.returncode}"
 
 
+def _first_working(candidates: list[Confinement], missing: list[str]) -> Confinement | None:
+    """The first candidate whose probe works; the reasons the others failed are added to ``missing``."""
+    for candidate in candidates:
+        failure = _try(candidate)
+        if failure is None:
+            return candidate
+        missing.append(messages.say("layer_off", layer=_layer_name(candidate), reason=failure))
+    return None
+
+
+def _layer_name(candidate: Confinement) -> str:
+    if candidate.bwrap:
+        return "bubblewrap"
+    if candidate.uid is not None:
+        return f"uid {candidate.uid}"
+    return "Landlock" if candidate.landlock else "seccomp"
+
+
 @functools.cache
 def _probe(cap: str, capped_because: str) -> Confinement:
     """The strongest confinement up to ``cap`` that starts here; ``capped_because`` says why the cap, if any."""
     missing: list[str] = []
-    uid = SANDBOX_UID if os.geteuid() == 0 else None
-    bwrap = shutil.which("bwrap")
+    uids = [SANDBOX_UID, None] if os.geteuid() == 0 else [None]
+    bwrap, abi = shutil.which("bwrap"), landlock.abi()
     if cap != "L2":
         missing.append(messages.say("layer_off", layer="bubblewrap", reason=capped_because))
     elif bwrap is None:
         missing.append(messages.say("layer_off", layer="bubblewrap", reason=messages.say("no_bwrap")))
     else:
-        strongest = Confinement("L2", SANDBOX_UID, bwrap)
-        failure = _try(strongest)
-        if failure is None:
-            return strongest
-        missing.append(messages.say("layer_off", layer="bubblewrap", reason=failure))
-    for level in ("L1", "L0"):
-        if level == "L1" and cap == "L0":
-            missing.append(messages.say("layer_off", layer="seccomp", reason=capped_because))
-            continue
-        for candidate_uid in ([uid, None] if uid is not None else [None]):
-            candidate = Confinement(level, candidate_uid)
-            failure = _try(candidate)
-            if failure is None:
-                return Confinement(level, candidate_uid, missing=tuple(missing))
-            layer = "seccomp" if candidate_uid is None else f"uid {candidate_uid}"
-            missing.append(messages.say("layer_off", layer=layer, reason=failure))
-    return Confinement("L0", None, missing=tuple(missing))
+        found = _first_working([Confinement("L2", SANDBOX_UID, bwrap, seccomp=True, landlock=abi)], missing)
+        if found:
+            return found
+    if cap == "L0":
+        missing += [messages.say("layer_off", layer=layer, reason=capped_because) for layer in ("seccomp", "Landlock")]
+    elif not abi:
+        missing.append(messages.say("layer_off", layer="Landlock", reason=messages.say("no_landlock")))
+    candidates = [Confinement("L1", uid, seccomp=True, landlock=abi) for uid in uids] if abi and cap != "L0" else []
+    candidates += [Confinement("L0", uid, seccomp=True) for uid in uids] if cap != "L0" else []
+    found = _first_working(candidates + [Confinement("L0", uid) for uid in uids], missing)
+    base = found or Confinement("L0", None)
+    return Confinement(base.level, base.uid, None, tuple(missing), base.seccomp, base.landlock)
 
 
 def confinement(device: str = "cpu") -> Confinement:
@@ -294,40 +387,87 @@ def start(submission: Path, fds: tuple[int, int], output_fd: int, memory_bytes: 
     ``fds`` are the worker's ends of the request and response pipes; ``output_fd`` receives its stdout and stderr.
     """
     confined = confinement(device)
+    protect_judge()
     scratch = make_scratch(submission, confined)
     argv = [sys.executable, *PYTHON_FLAGS, "-m", "judge.worker.main", str(fds[0]), str(fds[1]),
-            str(scratch / "solution.py")]
-    if confined.seccomp:
-        argv.append("--seccomp")
+            str(scratch / "solution.py"), *confined.lockdown.argv()]
     process = _popen(confined, scratch, argv, memory_bytes, stdin=subprocess.DEVNULL, stdout=output_fd,
                      stderr=output_fd, pass_fds=fds)
     return Started(process, scratch)
 
 
-def warm_confinement(device: str = "cpu") -> Confinement:
-    """The layers of a worker forked from a warm process (``judge grade``): at most L1.
+@dataclass(frozen=True)
+class Layer:
+    """One layer of confinement, for ``judge doctor``."""
 
-    A fork happens inside the warm process, so the worker cannot get namespaces of its own; it gets the limits,
-    the uid change and the seccomp filter of a fresh worker.
+    name: str
+    active: bool
+    detail: str
+    """what it does when active, else why it is off"""
+
+
+def _why_off(found: Confinement, layer: str) -> str:
+    prefix = messages.say("layer_off", layer=layer, reason="")
+    return next((m.removeprefix(prefix) for m in found.missing if m.startswith(prefix)), messages.say("layer_weaker"))
+
+
+def explain(device: str = "cpu") -> list[Layer]:
+    """Each layer a worker started here gets, on or off, with what it does or why it is off; the last entry is
+    the level, with what it guarantees (the same for ``judge run``/``submit`` and ``judge grade``)."""
+    found = confinement(device)
+    scope = messages.say("layer_landlock_scope") if found.landlock >= 6 else messages.say("layer_landlock_noscope")
+    uid_off = _why_off(found, f"uid {SANDBOX_UID}") if os.geteuid() == 0 else messages.say("layer_uid_not_root")
+    return [
+        Layer("limits", True, messages.say("layer_limits")),
+        Layer("uid", found.uid is not None,
+              messages.say("layer_uid", uid=found.uid) if found.uid is not None else
+              messages.say("layer_uid_kept", uid=os.geteuid(), reason=uid_off)),
+        Layer("capabilities", True, messages.say("layer_capabilities")),
+        Layer("seccomp", found.seccomp, messages.say("layer_seccomp") if found.seccomp else _why_off(found, "seccomp")),
+        Layer("Landlock", bool(found.landlock),
+              messages.say("layer_landlock", abi=found.landlock, scope=scope) if found.landlock
+              else _why_off(found, "Landlock")),
+        Layer("bubblewrap", bool(found.bwrap), messages.say("layer_bwrap") if found.bwrap
+              else _why_off(found, "bubblewrap")),
+        Layer("level", found.keeps_secrets, messages.say(f"guarantee_{found.level}")),
+    ]
+
+
+@functools.cache
+def protect_judge() -> None:
+    """Make this process (the judge) non-dumpable, and remove what killed judges left behind; once, before the
+    first worker starts. Non-dumpable: a worker of the same uid cannot open ``/proc/<judge>/mem``, ``environ``
+    or ``fd`` without ``CAP_SYS_PTRACE``, which no worker has."""
+    privileges.set_dumpable(False)
+    remove_leftovers()
+
+
+def warm_confinement(device: str = "cpu") -> Confinement:
+    """The layers of a worker forked from a warm process (``judge grade``): those of a fresh worker.
+
+    Under L2 the zygote itself starts in the bubblewrap view a fresh worker gets, so every worker it forks is in
+    it too; each worker then drops its capabilities, and puts Landlock and the seccomp filter on itself.
     """
-    full = confinement(device)
-    if full.level != "L2":
-        return full
-    return _probe("L1", messages.say("no_bwrap_warm"))
+    return confinement(device)
 
 
 def start_zygote(control_fd: int, device: str = "cpu") -> Started:
     """Start the warm process that forks workers (:mod:`judge.worker.zygote`).
 
-    No submission code runs in it, so it gets the worker's environment, session and death with the judge but
-    no resource limits; every worker it forks confines itself with :func:`confine_forked_worker`.
+    No submission code runs in it, so it gets the worker's environment, view (under L2), session and death with
+    the judge but no resource limits; every worker it forks confines itself with :func:`confine_forked_worker`.
+    Its scratch directory holds one fresh directory per worker, which the zygote removes when the worker ends.
     """
-    warm_confinement(device)  # probe now, in the judge, not in the first forked worker
-    scratch = Path(tempfile.mkdtemp(prefix="judge-zygote-"))
-    argv = [sys.executable, *PYTHON_FLAGS, "-m", "judge.worker.zygote", str(control_fd)]
+    confined = warm_confinement(device)
+    protect_judge()
+    scratch = make_scratch(None, confined, "zygote")
+    if confined.uid is not None and not confined.bwrap:
+        scratch.chmod(0o711)  # the worker's uid may pass through to its own directory, and write nothing here
+    argv = [sys.executable, *PYTHON_FLAGS, "-m", "judge.worker.zygote", str(control_fd), *confined.lockdown.argv()]
     process = subprocess.Popen(
-        argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, pass_fds=(control_fd,),
-        cwd=scratch, env=_environment(scratch), start_new_session=True, preexec_fn=_die_with_parent,
+        _command(confined, scratch, argv), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        pass_fds=(control_fd,), cwd=scratch, env=_environment(scratch), start_new_session=True,
+        preexec_fn=_die_with_parent,
     )
     return Started(process, scratch)
 
@@ -344,10 +484,13 @@ def confine_forked_worker(scratch: Path, memory_bytes: int, output_fd: int, keep
     ``parent`` of ``_limits``, stdin from ``/dev/null``, stdout and stderr to ``output_fd``, no open descriptor
     but ``keep_fds`` (the zygote's control socket above all), the scratch directory as working directory and the
     worker environment (the zygote was started with it, so the interpreter's own additions, such as ``LC_CTYPE``,
-    are kept too). The seccomp filter comes last, from :func:`judge.worker.main.serve`, as in a fresh worker.
+    are kept too). It is made dumpable again (the zygote is not), so the judge can reset its peak memory.
+    Capabilities, Landlock and the seccomp filter come last, from :func:`judge.worker.main.serve`, as in a fresh
+    worker.
     """
     os.setsid()
     _limits(memory_bytes, uid, parent)()
+    privileges.set_dumpable(True)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.dup2(output_fd, 1)

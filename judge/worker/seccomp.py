@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import functools
 
 LIBRARY = "libseccomp.so.2"
 ACT_ALLOW = 0x7FFF0000
@@ -57,7 +58,9 @@ class _ArgCmp(ctypes.Structure):
                 ("datum_b", ctypes.c_uint64)]
 
 
+@functools.cache
 def _library() -> ctypes.CDLL:
+    """Loaded once: a zygote loads it before forking, so its workers do not pay for it."""
     lib = ctypes.CDLL(LIBRARY, use_errno=True)
     lib.seccomp_init.restype = ctypes.c_void_p
     lib.seccomp_init.argtypes = [ctypes.c_uint32]
@@ -68,6 +71,11 @@ def _library() -> ctypes.CDLL:
                                            ctypes.POINTER(_ArgCmp)]
     lib.seccomp_load.argtypes = [ctypes.c_void_p]
     return lib
+
+
+def warm_up() -> None:
+    """Load the library now (in a zygote, before it forks)."""
+    _library()
 
 
 def _check(result: int, what: str) -> None:

@@ -1,15 +1,19 @@
 """The warm process: imports torch once, then forks a fresh worker per request, so a worker costs a fork, not
 an interpreter start and ``import torch`` (about 1.5 s, shared/research/numerics.md §5.3).
 
-Usage: ``python -I -m judge.worker.zygote CONTROL_FD`` (started by :func:`judge.worker.sandbox.start_zygote`).
+Usage: ``python -I -B -m judge.worker.zygote CONTROL_FD [--seccomp] [--landlock=SECRETS]`` (started by
+:func:`judge.worker.sandbox.start_zygote`, under L2 inside the bubblewrap view of a fresh worker). The flags are
+a fresh worker's (:class:`judge.worker.main.Lockdown`): every worker forked locks itself down with them.
 
 Control protocol on a Unix ``SOCK_SEQPACKET`` socket, one JSON object per packet:
 
-* zygote -> parent, once: ``ready``.
-* parent -> zygote: ``fork`` (``solution``, ``scratch``, ``memory_bytes``, ``uid``, ``seccomp``) with three descriptors attached: the
-  worker's ends of the request, response and output pipes. The zygote forks; the child confines itself
-  (:func:`judge.worker.sandbox.confine_forked_worker`) and runs the worker protocol (:func:`judge.worker.main.serve`).
-  The zygote closes its copies of the descriptors and answers ``forked`` (``pid``) or ``fork_failed`` (``reason``).
+* zygote -> parent, once: ``ready`` (``pid``: its own, as its PID namespace numbers it).
+* parent -> zygote: ``fork`` (``memory_bytes``, ``uid``) with four descriptors attached: the worker's ends of the
+  request, response and output pipes, and the submission, open for reading. The zygote copies the submission
+  into a fresh scratch directory of its own (removed when the worker is released, so nothing a worker writes
+  reaches the next) and forks; the child confines itself (:func:`judge.worker.sandbox.confine_forked_worker`)
+  and runs the worker protocol (:func:`judge.worker.main.serve`). The zygote closes its copies of the
+  descriptors and answers ``forked`` (``pid``, in its namespace) or ``fork_failed`` (``reason``).
 * zygote -> parent: ``exited`` (``pid``, ``status``: exit code, or minus the signal, as ``subprocess`` says)
   when a worker ends. The worker is left a zombie, so its pid cannot be reused while the parent may still
   signal it, until the parent sends ``release`` (``pid``); a worker still running then is killed first.
@@ -30,14 +34,21 @@ import gc
 import json
 import os
 import select
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 import traceback
 from pathlib import Path
 from typing import Any
 
+from judge.worker import landlock, privileges
+from judge.worker.main import Lockdown
+
 PACKET = 1 << 16
+FORK_FDS = 4
+COPY_CHUNK = 1 << 20
 
 
 def _send(control: socket.socket, message: dict[str, Any]) -> None:
@@ -48,7 +59,7 @@ def _threads() -> int:
     return len(os.listdir("/proc/self/task"))
 
 
-def _run_child(message: dict[str, Any], fds: list[int], zygote: int) -> None:
+def _run_child(message: dict[str, Any], fds: list[int], zygote: int, scratch: str, lockdown: Lockdown) -> None:
     """In the forked child: confine, serve, exit. Never returns."""
     from judge.worker import main, sandbox
 
@@ -58,10 +69,10 @@ def _run_child(message: dict[str, Any], fds: list[int], zygote: int) -> None:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         request_r, response_w, output_w = fds
         uid = message.get("uid")
-        sandbox.confine_forked_worker(Path(message["scratch"]), int(message["memory_bytes"]), output_w,
+        sandbox.confine_forked_worker(Path(scratch), int(message["memory_bytes"]), output_w,
                                       (request_r, response_w), zygote, None if uid is None else int(uid))
-        main.serve(os.fdopen(request_r, "rb"), os.fdopen(response_w, "wb"), message["solution"],
-                   bool(message.get("seccomp")))
+        main.serve(os.fdopen(request_r, "rb"), os.fdopen(response_w, "wb"), os.path.join(scratch, "solution.py"),
+                   lockdown)
         code = 0
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 1
@@ -95,28 +106,50 @@ def _drain(fd: int) -> None:
         pass
 
 
+def _scratch(submission: int, uid: int | None) -> str:
+    """A fresh directory in the zygote's own holding a copy of the submission, owned by the worker's uid."""
+    scratch = tempfile.mkdtemp(prefix="judge-worker-", dir=os.getcwd())
+    target = os.path.join(scratch, "solution.py")
+    with open(target, "wb") as out:
+        while chunk := os.read(submission, COPY_CHUNK):
+            out.write(chunk)
+    os.chmod(target, 0o644)
+    if uid is not None:
+        os.chown(scratch, uid, uid)
+    return scratch
+
+
 class Zygote:
-    def __init__(self, control: socket.socket):
-        self.control = control
+    def __init__(self, control: socket.socket, lockdown: Lockdown):
+        self.control, self.lockdown = control, lockdown
         self.running: set[int] = set()
         """forked workers whose end has not been reported yet"""
         self.ended: set[int] = set()
         """reported, not yet released"""
+        self.scratch: dict[int, str] = {}
+        """each worker's scratch directory, removed when it is released"""
 
     def fork(self, message: dict[str, Any], fds: list[int]) -> None:
         threads = _threads()
-        if threads != 1 or len(fds) != 3:
+        try:
+            if threads != 1 or len(fds) != FORK_FDS:
+                raise OSError(f"{threads} threads, {len(fds)} descriptors")
+            uid = message.get("uid")
+            scratch = _scratch(fds[3], None if uid is None else int(uid))
+        except (OSError, ValueError) as exc:
             for fd in fds:
                 os.close(fd)
-            _send(self.control, {"type": "fork_failed", "reason": f"{threads} threads, {len(fds)} descriptors"})
+            _send(self.control, {"type": "fork_failed", "reason": str(exc)})
             return
         zygote = os.getpid()
         pid = os.fork()
         if pid == 0:
-            _run_child(message, fds, zygote)
+            os.close(fds[3])
+            _run_child(message, fds[:3], zygote, scratch, self.lockdown)
         for fd in fds:
             os.close(fd)
         self.running.add(pid)
+        self.scratch[pid] = scratch
         _send(self.control, {"type": "forked", "pid": pid})
 
     def report_ended(self) -> None:
@@ -138,6 +171,7 @@ class Zygote:
         os.waitpid(pid, 0)
         self.running.discard(pid)
         self.ended.discard(pid)
+        shutil.rmtree(self.scratch.pop(pid), ignore_errors=True)
 
     def serve(self) -> None:
         wake_r, wake_w = os.pipe()
@@ -145,14 +179,14 @@ class Zygote:
             os.set_blocking(fd, False)
         signal.set_wakeup_fd(wake_w)
         signal.signal(signal.SIGCHLD, lambda *_: None)
-        _send(self.control, {"type": "ready"})
+        _send(self.control, {"type": "ready", "pid": os.getpid()})
         while True:
             ready, _, _ = select.select([self.control, wake_r], [], [])
             if wake_r in ready:
                 _drain(wake_r)
                 self.report_ended()
             if self.control in ready:
-                data, fds, _, _ = socket.recv_fds(self.control, PACKET, 3)
+                data, fds, _, _ = socket.recv_fds(self.control, PACKET, FORK_FDS)
                 if not data:
                     return  # the judge has gone
                 message = json.loads(data)
@@ -165,17 +199,26 @@ class Zygote:
 
 def main() -> None:
     control = socket.socket(fileno=int(sys.argv[1]))
+    privileges.set_dumpable(False)  # a worker of the same uid cannot read this process's /proc files
     from judge.worker import main as worker
-    from judge.worker import sandbox, seccomp  # noqa: F401 -- imported by every child, before its uid changes
+    from judge.worker import sandbox, seccomp  # imported by every child, before its uid changes
 
     worker.prepare()
     try:
         import numpy  # noqa: F401 -- imported by every worker when present (judge.worker.main)
     except ImportError:
         pass
+    lockdown = Lockdown.from_argv(sys.argv[2:])
+    if lockdown.secrets is not None:  # the read-only paths are the same for every worker: found once, here
+        secrets = lockdown.secrets.resolved()
+        lockdown = Lockdown(lockdown.seccomp, secrets, tuple(landlock.readable(secrets)))
+    if lockdown.seccomp:
+        seccomp.warm_up()
+    landlock.abi()
+    privileges.capabilities()  # the libraries these three load, loaded once for every child
     gc.collect()
     gc.freeze()  # a collection in a child would write to every object it inherited, copying the whole heap
-    Zygote(control).serve()
+    Zygote(control, lockdown).serve()
 
 
 if __name__ == "__main__":

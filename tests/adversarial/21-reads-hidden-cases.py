@@ -1,7 +1,7 @@
 # verdict: wrong_answer
 # attack: hunts for the hidden case files (judge's environment and working directory, the package's repository, pytest's folders) and would answer from them
-# stopped by: bubblewrap (none of those paths exist in the worker's view)
-# needs: L2
+# stopped by: bubblewrap (none of those paths exist in the worker's view); below it, Landlock (no problem folder is readable, and no other process's /proc entry)
+# needs: L1
 # base: reference
 import glob
 import os

@@ -1,7 +1,7 @@
 # verdict: runtime_error
 # attack: appends to the judge's own worker code and plants a .pyc the judge would load next time
-# stopped by: bubblewrap's read-only view; below it, a uid that does not own the files
-# needs: uid
+# stopped by: bubblewrap's read-only view; below it, Landlock (nothing outside the scratch directory is writable, even to uid 0)
+# needs: L1
 # base: reference
 import os
 

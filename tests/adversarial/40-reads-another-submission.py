@@ -1,7 +1,7 @@
 # verdict: wrong_answer
 # attack: finds its own path in the judge's command line and reads the other (world-readable) submissions beside it
-# stopped by: bubblewrap (only the worker's own copy is in its view)
-# needs: L2
+# stopped by: bubblewrap (only the worker's own copy is in its view); below it, Landlock (only the worker's own scratch directory is readable)
+# needs: L1
 # base: reference
 import glob
 import os

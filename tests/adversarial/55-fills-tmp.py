@@ -1,7 +1,7 @@
-# verdict: accepted
-# attack: writes 10,000 small files under /tmp at import (a shared directory outside its scratch space), then answers correctly
-# stopped by: bubblewrap gives the worker a private, size-capped /tmp that vanishes with it
-# needs: L2
+# verdict: compile_error
+# attack: writes 10,000 small files under /tmp at import (a shared directory outside its scratch space, where they would outlast it), then would answer correctly
+# stopped by: Landlock (only the worker's own scratch directory is writable: the first file fails, so the import does); bubblewrap adds a private, size-capped /tmp that vanishes with the worker
+# needs: L1
 # base: reference
 import os
 

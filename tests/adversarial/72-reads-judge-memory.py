@@ -1,7 +1,7 @@
 # verdict: wrong_answer
 # attack: reads its parent's memory through /proc/PPID/mem, where the judge keeps the expected values
-# stopped by: a different uid (no access to the judge's /proc files); under bubblewrap the judge is not even visible
-# needs: uid
+# stopped by: Landlock (no other process's /proc entry; no ptrace outside its domain), no CAP_SYS_PTRACE, and a non-dumpable judge; under bubblewrap the judge is not even visible
+# needs: L1
 # base: reference
 import os
 

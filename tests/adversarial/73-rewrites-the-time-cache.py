@@ -1,7 +1,7 @@
 # verdict: runtime_error
 # attack: rewrites the judge's calibration cache so that its own time limits become huge
-# stopped by: bubblewrap (the cache is not in the view); below it, a uid that cannot write the judge's files
-# needs: uid
+# stopped by: bubblewrap (the cache is not in the view); below it, Landlock (the cache is neither readable nor writable)
+# needs: L1
 # base: reference
 import glob
 import json

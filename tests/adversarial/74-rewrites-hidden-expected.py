@@ -1,7 +1,7 @@
 # verdict: runtime_error
 # attack: overwrites the expected values in the hidden case files with its own (wrong) answers
-# stopped by: bubblewrap (the case files are not in the view); below it, a uid that cannot write them
-# needs: uid
+# stopped by: bubblewrap (the case files are not in the view); below it, Landlock (no problem folder is readable or writable)
+# needs: L1
 # base: reference
 import glob
 import json

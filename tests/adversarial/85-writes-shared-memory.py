@@ -1,7 +1,7 @@
 # verdict: accepted
 # attack: leaves files in /dev/shm and /var/tmp at import (shared places that outlive the worker), then answers correctly
-# stopped by: bubblewrap: /dev is private and /var is not in the view, so nothing reaches the machine
-# needs: L2
+# stopped by: bubblewrap: /dev is private and /var is not in the view; below it, Landlock (nothing outside the scratch directory is writable)
+# needs: L1
 # base: reference
 import os
 
