@@ -3,11 +3,13 @@
 #
 #   OUT=/some/folder bash benchmarks/cuda_check.sh            # on the GPU machine, from the repository root
 #   CUDA_CHECK_DEVICE=cpu OUT=/tmp/x bash benchmarks/cuda_check.sh   # dry rehearsal of the whole flow on a CPU
+#   CUDA_CHECK_SLUGS="a b" limits it to some problems; CUDA_CHECK_INSTALL=0 skips the install
 #
 # Steps: install the project (no network needed when torch, numpy and jinja2 are already there); print the GPU,
 # driver and torch; `judge gen <slug> --device cuda` for every bundled problem (TF32 off, float32 on the GPU);
 # print the fields whose CUDA expectation differs from the CPU one, by how much; `judge verify --device cuda`
-# (every declared submission judged on the GPU); the adversarial cases that concern devices; then copy the case
+# (every declared submission judged on the GPU); hostile submissions that concern the device
+# (benchmarks/device_attacks.py); then copy the case
 # files that now carry `cuda` expectations and a summary to $OUT, from where they are committed.
 # Every step runs even when an earlier one fails; the exit status says whether all of them passed.
 set -uo pipefail
@@ -46,13 +48,13 @@ fi
     "$PY" -c "import torch; print('torch', torch.__version__, '| cuda', torch.version.cuda, '| available', torch.cuda.is_available())"
 } 2>&1 | tee "$OUT/machine.txt" | tee -a "$LOG"
 
-SLUGS="$("$PY" -c "from judge.package.problem import available; print(' '.join(available()))")"
+SLUGS="${CUDA_CHECK_SLUGS:-$("$PY" -c "from judge.package.problem import available; print(' '.join(available()))")}"
 for slug in $SLUGS; do
     step "gen-$slug" "$PY" -m judge gen "$slug" --device "$DEVICE"
 done
 step differences "$PY" benchmarks/cuda_differences.py --device "$DEVICE" --output "$DIFF" $SLUGS
 step verify "$PY" -m judge verify --device "$DEVICE" $SLUGS
-step adversarial "$PY" -m pytest -q -p no:cacheprovider tests/test_adversarial.py -k "device or cuda or reference"
+step attacks "$PY" benchmarks/device_attacks.py --device "$DEVICE"
 
 CASES="$("$PY" -c "
 import os, sys

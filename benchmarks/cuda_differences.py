@@ -62,7 +62,7 @@ def tally(problem: Problem, device: str) -> Tally:
             result.compared += 1
             error = abs(float(got) - float(want))
             result.over_tiny += error > TINY
-            result.over_tolerance += error > problem.tolerance.of(float(want))
+            result.over_tolerance += error > problem.tolerance.bound(float(want))
             result.largest.append((error, where))
     result.largest = sorted(result.largest, reverse=True)[:SHOWN]
     return result

@@ -195,15 +195,20 @@ def cmd_history(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_gen(args: argparse.Namespace) -> int:
-    from judge.author.generate import generate
-
-    problem = find_problem(args.slug)
-    if args.device == "cuda":
+def _require_device(device: str) -> None:
+    """``--device cuda`` without a GPU is bad usage, said before any work starts."""
+    if device == "cuda":
         from judge.judging.submission import cuda_available
 
         if not cuda_available():
             raise BadInput("no_cuda")
+
+
+def cmd_gen(args: argparse.Namespace) -> int:
+    from judge.author.generate import generate
+
+    problem = find_problem(args.slug)
+    _require_device(args.device)
     rejected = generate(problem, dry_run=args.dry_run, log=print, device=args.device)
     return EXIT_NOT_ACCEPTED if rejected else EXIT_OK
 
@@ -216,7 +221,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for slug in args.slugs:
         if slug not in known:
             raise BadInput("unknown_problem", slug=slug, known=", ".join(known))
-    return EXIT_OK if verify(args.slugs, declared=not args.no_submissions, log=print) else EXIT_NOT_ACCEPTED
+    _require_device(args.device)
+    passed = verify(args.slugs, declared=not args.no_submissions, log=print, device=args.device)
+    return EXIT_OK if passed else EXIT_NOT_ACCEPTED
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -318,6 +325,8 @@ def parser() -> argparse.ArgumentParser:
                              help="compute the expectations of this device (cuda: float32 on the GPU, TF32 off)")
     made["verify"].add_argument("slugs", nargs="*", help="problems to verify (default: all)")
     made["verify"].add_argument("--no-submissions", action="store_true", help="skip judging declared submissions")
+    made["verify"].add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                                help="judge the declared submissions on this device (cuda: against the CUDA expectations)")
     _add_grading_options(made["grade"], made["merge"])
     return top
 

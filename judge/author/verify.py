@@ -154,9 +154,9 @@ class Workers:
             self.zygote = None
 
 
-def _check_declared(problem: Problem, workers: Workers, tally: Tally) -> None:
-    plan = make_plan(problem, "submit", "cpu")
-    times = reference_times(problem, "cpu")
+def _check_declared(problem: Problem, workers: Workers, tally: Tally, device: str) -> None:
+    plan = make_plan(problem, "submit", device)
+    times = reference_times(problem, device)
     for case, limits in zip(plan.cases, plan.limits):
         if times[case.id] > NEAR_LIMIT_SHARE * limits.cpu_s:
             tally.warning(messages.say("verify_near_limit", path=problem.reference, case=case.id,
@@ -175,7 +175,7 @@ def _check_declared(problem: Problem, workers: Workers, tally: Tally) -> None:
             _near_limits(declared.path, report, tally)
 
 
-def _verify_one(slug: str, declared: bool, workers: Workers, log: Log) -> Tally:
+def _verify_one(slug: str, declared: bool, workers: Workers, log: Log, device: str) -> Tally:
     log(messages.say("verify_start", slug=slug))
     tally = Tally(log)
     try:
@@ -184,7 +184,7 @@ def _verify_one(slug: str, declared: bool, workers: Workers, log: Log) -> Tally:
     except JudgeError as exc:
         tally.error(str(exc))
         return tally
-    steps = [_check_package, _check_cases] + ([lambda p, t: _check_declared(p, workers, t)] if declared else [])
+    steps = [_check_package, _check_cases] + ([lambda p, t: _check_declared(p, workers, t, device)] if declared else [])
     for step in steps:
         try:
             step(problem, tally)
@@ -193,14 +193,17 @@ def _verify_one(slug: str, declared: bool, workers: Workers, log: Log) -> Tally:
     return tally
 
 
-def verify(slugs: list[str] | None = None, declared: bool = True, log: Log = print) -> bool:
-    """Check every problem named (default: every one found) and log every finding; True when none is an error."""
+def verify(slugs: list[str] | None = None, declared: bool = True, log: Log = print, device: str = "cpu") -> bool:
+    """Check every problem named (default: every one found) and log every finding; True when none is an error.
+
+    Declared submissions are judged on ``device`` against that device's expectations (the CPU ones where a case
+    has none, as ``judge submit`` does)."""
     chosen = slugs or available()
     failed, errors, warnings = 0, 0, 0
     workers = Workers()
     try:
         for slug in chosen:
-            tally = _verify_one(slug, declared, workers, log)
+            tally = _verify_one(slug, declared, workers, log, device)
             log(messages.say("verify_result", slug=slug, result="FAILED" if tally.errors else "ok"))
             failed, errors, warnings = failed + bool(tally.errors), errors + tally.errors, warnings + tally.warnings
     finally:

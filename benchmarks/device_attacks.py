@@ -1,0 +1,62 @@
+"""Hostile submissions that concern the device, judged with ``--device``: each must get its declared verdict.
+
+    python benchmarks/device_attacks.py [--device cuda]
+
+The attacks come from ``tests/adversarial`` (their first line declares the verdict); on a GPU they check that the
+CUDA worker still measures time and memory, survives a crash, and accepts the reference. Part of
+``benchmarks/cuda_check.sh`` (issue 15).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+ATTACKS = ("01-reference", "12-infinite-loop", "16-huge-tensor", "17-grows", "45-segfault", "21-reads-hidden-cases")
+PROBLEM = "training-diagnostics"
+
+
+def declared(path: Path) -> str:
+    return path.read_text(encoding="utf-8").splitlines()[0].removeprefix("# verdict:").strip()
+
+
+def submission(path: Path, folder: Path) -> Path:
+    """The attack as the adversarial suite judges it: ``# base: reference`` puts the reference solution first."""
+    text = path.read_text(encoding="utf-8")
+    if "# base: reference" in text.split("import", 1)[0]:
+        text = (REPO / "solutions" / f"{PROBLEM}.py").read_text(encoding="utf-8") + "\n\n" + text
+    target = folder / path.name
+    target.write_text(text, encoding="utf-8")
+    return target
+
+
+def judged(path: Path, device: str) -> str:
+    result = subprocess.run([sys.executable, "-m", "judge", "submit", PROBLEM, str(path), "--device", device,
+                             "--format", "json"], capture_output=True, text=True, timeout=600)
+    try:
+        return json.loads(result.stdout)["verdict"]
+    except (ValueError, KeyError):
+        return f"no report (exit {result.returncode}: {result.stderr.strip()[-200:]})"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--device", default="cuda")
+    args = parser.parse_args()
+    wrong = 0
+    with tempfile.TemporaryDirectory() as folder:
+        for name in ATTACKS:
+            path = REPO / "tests" / "adversarial" / f"{name}.py"
+            want, got = declared(path), judged(submission(path, Path(folder)), args.device)
+            wrong += want != got
+            print(f"{'ok ' if want == got else 'BAD'} {name}: declared {want}, judged {got}")
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
