@@ -1,0 +1,44 @@
+# pitfall: dead-per-position
+"""One-mistake variant of the reference."""
+import math
+from typing import Dict, List, Tuple
+
+import torch
+import torch.nn as nn
+
+
+def _conv_outputs(model: nn.Module, x: torch.Tensor) -> List[Tuple[nn.Conv2d, torch.Tensor]]:
+    """(layer, output) for every nn.Conv2d child, in order; every child is applied."""
+    found = []
+    with torch.no_grad():
+        for layer in model.children():
+            x = layer(x)
+            if isinstance(layer, nn.Conv2d):
+                found.append((layer, x))
+    return found
+
+
+class Solution:
+    def conv_report(self, model: nn.Module, x: torch.Tensor) -> List[Dict[str, float]]:
+        report = []
+        for layer, out in _conv_outputs(model, x):
+            w = layer.weight
+            fan_in = w.shape[1] * w.shape[2] * w.shape[3]
+            weight_std = w.std().item()
+            dead = (out <= 0).all(dim=0)
+            report.append({
+                "fan_in": fan_in,
+                "weight_std": round(weight_std, 4),
+                "init_ratio": round(weight_std / (math.sqrt(2) / math.sqrt(fan_in)), 4),
+                "out_mean": round(out.mean().item(), 4),
+                "out_std": round(out.std().item(), 4),
+                "dead_channels": round(dead.float().mean().item(), 4),
+            })
+        return report
+
+    def diagnose_conv(self, report: List[Dict[str, float]]) -> str:
+        if any(r["dead_channels"] > 0.5 for r in report):
+            return 'dead_channels'
+        if any(r["init_ratio"] > 2 or r["init_ratio"] < 0.5 for r in report):
+            return 'bad_init'
+        return 'healthy'
