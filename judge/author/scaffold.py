@@ -14,7 +14,7 @@ from pathlib import Path
 from string import Template
 
 from judge.errors import BadInput
-from judge.package.problem import problems_root, solutions_root
+from judge.package.problem import problems_roots, solutions_roots
 
 SKELETON = Path(__file__).with_name("skeleton")
 SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
@@ -30,7 +30,8 @@ def scaffold(slug: str) -> tuple[Path, Path]:
     """Write the package and the reference stub; return their paths."""
     if not SLUG.fullmatch(slug):
         raise BadInput("new_bad_slug", slug=slug)
-    package, reference = problems_root() / slug, solutions_root() / f"{slug}.py"
+    # the first root: $JUDGE_PROBLEMS's first folder, else the bundled problems (the checkout's own in a checkout)
+    package, reference = problems_roots()[0] / slug, solutions_roots()[0] / f"{slug}.py"
     for path in (package, reference):
         if path.exists():
             raise BadInput("new_exists", path=path)
