@@ -419,7 +419,7 @@ def test_the_worker_runs_every_call_under_the_fixed_seed(tmp_path):
     call, and the output the author tools compute under :func:`seeded`."""
     import io
 
-    from judge.worker.main import serve
+    from judge.worker.main import Lockdown, serve
 
     solution = tmp_path / "solution.py"
     solution.write_text("class Solution:\n    def f(self, model, x):\n        return model(x).tolist()\n")
@@ -429,7 +429,7 @@ def test_the_worker_runs_every_call_under_the_fixed_seed(tmp_path):
     lines = [{"device": "cpu", "methods": ["f"], "cases": [spec]}] + [
         {"id": i, "case": spec, "call": 0} for i in range(2)]
     requests, out = io.BytesIO(b"".join(json.dumps(m).encode() + b"\n" for m in lines)), io.BytesIO()
-    serve(requests, out, str(solution), confine=False)
+    serve(requests, out, str(solution), Lockdown())  # no seccomp, no Landlock: unconfined, in process
     replies = [json.loads(line) for line in out.getvalue().splitlines()]
     values = [r["value"] for r in replies if r.get("type") == "result"]
     objects = build_objects(spec["objects"])
