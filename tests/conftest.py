@@ -54,6 +54,17 @@ def judge_home(tmp_path_factory) -> Iterator[Path]:
         yield home
 
 
+@pytest.fixture(autouse=True)
+def keeps_the_test_process_capabilities() -> Iterator[None]:
+    """A test that drops pytest's own capabilities (by running a worker's lock-down in process) would silently
+    change every later test: as root without CAP_CHOWN, no worker can be given the sandbox uid. Fail that test."""
+    from judge.worker import privileges
+
+    before = privileges.capabilities()
+    yield
+    assert privileges.capabilities() == before, "this test changed the test process's own capabilities"
+
+
 def build_toy(root: Path, cases: dict[str, dict], memory_mb: int, time_floor_s: float | None = None) -> Path:
     """A copy of training-diagnostics in ``root`` with only ``cases`` and tighter limits, expected values generated."""
     package = root / "problems" / SLUG

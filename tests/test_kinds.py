@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any, Callable
@@ -415,7 +416,7 @@ def test_custom_layers_forward_like_pytorch_and_work_with_torch_func():
 
 
 def test_the_worker_runs_every_call_under_the_fixed_seed(tmp_path):
-    """Through the worker's own protocol (in process, unconfined): a dropout model gives the same output on every
+    """Through the worker's own protocol (in a forked child, unconfined): a dropout model gives the same output on every
     call, and the output the author tools compute under :func:`seeded`."""
     import io
 
@@ -429,8 +430,16 @@ def test_the_worker_runs_every_call_under_the_fixed_seed(tmp_path):
     lines = [{"device": "cpu", "methods": ["f"], "cases": [spec]}] + [
         {"id": i, "case": spec, "call": 0} for i in range(2)]
     requests, out = io.BytesIO(b"".join(json.dumps(m).encode() + b"\n" for m in lines)), io.BytesIO()
-    serve(requests, out, str(solution), Lockdown())  # no seccomp, no Landlock: unconfined, in process
-    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    replies_file = tmp_path / "replies"
+    child = os.fork()  # serve() drops every capability of its process: never pytest's own
+    if child == 0:
+        try:
+            serve(requests, out, str(solution), Lockdown())  # no seccomp, no Landlock
+            replies_file.write_bytes(out.getvalue())
+        finally:
+            os._exit(0)
+    assert os.waitpid(child, 0)[1] == 0
+    replies = [json.loads(line) for line in replies_file.read_bytes().splitlines()]
     values = [r["value"] for r in replies if r.get("type") == "result"]
     objects = build_objects(spec["objects"])
     with seeded():
