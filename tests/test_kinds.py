@@ -7,6 +7,8 @@ import copy
 import json
 import math
 import os
+import subprocess
+import sys
 import re
 from pathlib import Path
 from typing import Any, Callable
@@ -22,7 +24,7 @@ from judge.package.build import build_objects, checksum, seeded
 from judge.package.cases import parse_case
 from judge.package.describe import describe_object
 from judge.package.kinds import state
-from judge.package.kinds.custom import LinearFunction, SigmoidFunction, TanhFunction
+from judge.package.kinds.autograd_layers import LinearFunction, SigmoidFunction, TanhFunction
 from judge.package.kinds.layers import kind_of
 from judge.package.kinds.models import _Model
 
@@ -241,6 +243,9 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ({"kind": "net", "seed": 1, "blocks": [{"name": "a.b", "layers": []}]}, "objects.obj.blocks[0].name"),
     ({"kind": "net", "seed": 1, "blocks": [{"name": "train", "layers": []}]}, "objects.obj.blocks[0].name"),
     ({"kind": "branched", "seed": 1, "trunk": [], "heads": [{"name": "half", "layers": []}]}, "objects.obj.heads[0].name"),
+    ({"kind": "branched", "seed": 1, "trunk": [], "heads": [{"name": "training", "layers": []}]},
+     "objects.obj.heads[0].name"),
+    ({"kind": "net", "seed": 1, "blocks": [{"name": "_modules", "layers": []}]}, "objects.obj.blocks[0].name"),
     ({"kind": "branched", "seed": 1, "trunk": [], "heads": [{"name": "a", "layers": [], "used": False}]},
      "objects.obj.heads"),
     ({"kind": "branched", "seed": 1, "trunk": [], "heads": [{"name": "a", "layers": [], "input": "detached"}]},
@@ -258,6 +263,26 @@ BAD: list[tuple[dict[str, Any], str]] = [
 @pytest.mark.parametrize("spec, field", BAD, ids=[f for _, f in BAD])
 def test_malformed_specs_name_the_file_and_the_field(spec, field):
     _invalid({"obj": spec}, field)
+
+
+def test_the_refused_block_names_are_every_public_attribute_of_the_installed_nn_module():
+    """The list lets the judge's process validate names without torch; it must not fall behind torch itself."""
+    from judge.package.kinds.models import MODULE_ATTRIBUTES
+
+    public = {name for name in dir(nn.Module()) if not name.startswith("_")}
+    assert public <= MODULE_ATTRIBUTES
+
+
+def test_validating_and_describing_every_bundled_case_never_imports_torch(tmp_path):
+    """Only building imports torch (``judge.package.kinds.lazy``): the judge's process pays for it never."""
+    script = ("import sys\nfrom judge.package.problem import available, find_problem\n"
+              "from judge.package.kinds import describe_object\n"
+              "for slug in available():\n"
+              "    for case in find_problem(slug).cases:\n"
+              "        [describe_object(spec) for spec in case.objects.values()]\n"
+              "print('torch' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.stdout.strip() == "False", done.stderr
 
 
 def test_permute_names_defined_objects():

@@ -19,15 +19,16 @@ Adding a kind is one class in one of these modules plus its example in ``docs/ki
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-from torch import nn
+from typing import TYPE_CHECKING, Any
 
 from judge.package.kinds import configs, conv, custom, digest, layers, models, values  # noqa: F401 -- they register
-from judge.package.kinds.activations import ACTIVATIONS, BY_MODULE
+from judge.package.kinds.activations import ACTIVATIONS, by_module
 from judge.package.kinds.base import LAYERS, OBJECTS, Checker, Hazard
 from judge.package.kinds.custom import BUGS
 from judge.package.kinds.inits import SCHEMES
+
+if TYPE_CHECKING:
+    from torch import nn
 
 __all__ = ["ACTIVATIONS", "BUGS", "LAYERS", "OBJECTS", "SCHEMES", "Checker", "Hazard", "build_object",
            "describe_object", "digest", "hazards", "validate_object", "validate_objects"]
@@ -61,7 +62,7 @@ def describe_object(spec: dict[str, Any]) -> str:
 def hazards(module: nn.Module) -> Hazard | None:
     """Where ``module``'s float32 output is fragile (kinks, underflow), or None: the generator hooks every
     module for which this is not None. Judge-built modules (custom autograd layers) carry a ``hazard``."""
-    activation = BY_MODULE.get(type(module))
+    activation = by_module(type(module))
     if activation is not None:
         return activation.hazard(module)
     hazard = getattr(type(module), "hazard", None)

@@ -8,12 +8,12 @@ at -88.7, softplus at -102.9, exact-erf GELU at -5.5, because ``1 + erf(x/√2)`
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from torch import nn
-
 from judge.package.kinds.base import Hazard
+from judge.package.kinds.lazy import nn
 
 EXP_FLOOR = -80.0
 """inputs below this underflow exp-based activations (sigmoid, SiLU, softplus) in float32, with a margin"""
@@ -23,19 +23,24 @@ GELU_FLOOR = -5.0
 
 @dataclass(frozen=True)
 class Activation:
-    """One activation: its JSON name, PyTorch module, parameters (JSON name -> default, in constructor order)."""
+    """One activation: its JSON name, the name of its module in ``torch.nn``, parameters (JSON name -> default,
+    in constructor order)."""
 
     name: str
-    module: type[nn.Module]
+    module_name: str
     params: dict[str, float] = field(default_factory=dict)
     hazard: Callable[[nn.Module], Hazard | None] = lambda module: None
+
+    @property
+    def module(self) -> type[nn.Module]:
+        return getattr(nn, self.module_name)
 
     def build(self, spec: dict[str, Any]) -> nn.Module:
         return self.module(*(spec.get(k, v) for k, v in self.params.items()))
 
     def describe(self, spec: dict[str, Any]) -> str:
         """The constructor call, e.g. ``LeakyReLU(0.01)``."""
-        return f"{self.module.__name__}({', '.join(str(spec.get(k, v)) for k, v in self.params.items())})"
+        return f"{self.module_name}({', '.join(str(spec.get(k, v)) for k, v in self.params.items())})"
 
 
 def _fixed(hazard: Hazard) -> Callable[[nn.Module], Hazard]:
@@ -43,16 +48,24 @@ def _fixed(hazard: Hazard) -> Callable[[nn.Module], Hazard]:
 
 
 ACTIVATIONS: dict[str, Activation] = {a.name: a for a in (
-    Activation("relu", nn.ReLU, hazard=_fixed(Hazard(kinks=(0.0,)))),
-    Activation("leaky_relu", nn.LeakyReLU, {"negative_slope": 0.01}, _fixed(Hazard(kinks=(0.0,)))),
-    Activation("sigmoid", nn.Sigmoid, hazard=_fixed(Hazard(floor=EXP_FLOOR))),
-    Activation("tanh", nn.Tanh),
-    Activation("gelu", nn.GELU, hazard=_fixed(Hazard(floor=GELU_FLOOR))),
-    Activation("silu", nn.SiLU, hazard=_fixed(Hazard(floor=EXP_FLOOR))),
-    Activation("softplus", nn.Softplus, {"beta": 1.0, "threshold": 20.0}, _fixed(Hazard(floor=EXP_FLOOR))),
-    Activation("elu", nn.ELU, {"alpha": 1.0},  # the derivative jumps at 0 unless alpha is 1
+    Activation("relu", "ReLU", hazard=_fixed(Hazard(kinks=(0.0,)))),
+    Activation("leaky_relu", "LeakyReLU", {"negative_slope": 0.01}, _fixed(Hazard(kinks=(0.0,)))),
+    Activation("sigmoid", "Sigmoid", hazard=_fixed(Hazard(floor=EXP_FLOOR))),
+    Activation("tanh", "Tanh"),
+    Activation("gelu", "GELU", hazard=_fixed(Hazard(floor=GELU_FLOOR))),
+    Activation("silu", "SiLU", hazard=_fixed(Hazard(floor=EXP_FLOOR))),
+    Activation("softplus", "Softplus", {"beta": 1.0, "threshold": 20.0}, _fixed(Hazard(floor=EXP_FLOOR))),
+    Activation("elu", "ELU", {"alpha": 1.0},  # the derivative jumps at 0 unless alpha is 1
                lambda module: Hazard(kinks=(0.0,)) if module.alpha != 1.0 else None),
 )}
 """every activation a case may name (``shared/research/problem-catalogue.md`` §7.11)"""
 
-BY_MODULE: dict[type[nn.Module], Activation] = {a.module: a for a in ACTIVATIONS.values()}
+
+@functools.cache
+def _by_module() -> dict[type[nn.Module], Activation]:
+    return {a.module: a for a in ACTIVATIONS.values()}
+
+
+def by_module(module_type: type) -> Activation | None:
+    """The activation whose PyTorch module is exactly ``module_type``, if any."""
+    return _by_module().get(module_type)

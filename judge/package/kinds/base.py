@@ -11,10 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Iterator, NoReturn, TypeVar
 
-import torch
-from torch import nn
-
 from judge.errors import BadInput
+from judge.package.kinds.lazy import nn, torch
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import torch
-from torch import nn
-
 from judge.package.kinds.base import LAYERS, Checker, LayerKind
 from judge.package.kinds.layers import describe_parts, draw_part, validate_parts
+from judge.package.kinds.lazy import nn, torch
 
 
 @LAYERS.register

@@ -21,8 +21,7 @@ import hashlib
 import json
 from typing import Any
 
-import torch
-from torch import nn
+from judge.package.kinds.lazy import nn, torch
 
 
 def _tensor(h: hashlib._Hash, t: torch.Tensor) -> None:

@@ -12,16 +12,14 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import torch
-
 from judge.package.kinds.base import Checker
+from judge.package.kinds.lazy import torch
 
-F64 = torch.float64
-Draw = Callable[[dict[str, Any], list[int], torch.Generator, int, int], torch.Tensor]
+Draw = Callable[[dict[str, Any], list[int], "torch.Generator", int, int], "torch.Tensor"]
 
 
 def _uniform(shape: list[int], low: float, high: float, gen: torch.Generator) -> torch.Tensor:
-    return torch.rand(shape, generator=gen, dtype=F64) * (high - low) + low
+    return torch.rand(shape, generator=gen, dtype=torch.float64) * (high - low) + low
 
 
 def _fan_std(init: dict[str, Any], fan_in: int, fan_out: int) -> float:
@@ -32,7 +30,7 @@ def _fan_std(init: dict[str, Any], fan_in: int, fan_out: int) -> float:
 
 def _fan_normal(init: dict[str, Any], shape: list[int], gen: torch.Generator, fan_in: int,
                 fan_out: int) -> torch.Tensor:
-    return torch.randn(shape, generator=gen, dtype=F64) * _fan_std(init, fan_in, fan_out)
+    return torch.randn(shape, generator=gen, dtype=torch.float64) * _fan_std(init, fan_in, fan_out)
 
 
 def _fan_uniform(init: dict[str, Any], shape: list[int], gen: torch.Generator, fan_in: int,
@@ -60,10 +58,10 @@ class Scheme:
 
 SCHEMES: dict[str, Scheme] = {s.name: s for s in (
     Scheme("default", _default, text="the layer's own PyTorch initialisation (for a tensor: U(-1, 1))"),
-    Scheme("zeros", lambda i, s, g, fi, fo: torch.zeros(s, dtype=F64), text="all 0"),
-    Scheme("constant", lambda i, s, g, fi, fo: torch.full(s, float(i["value"]), dtype=F64), {"value": None},
+    Scheme("zeros", lambda i, s, g, fi, fo: torch.zeros(s, dtype=torch.float64), text="all 0"),
+    Scheme("constant", lambda i, s, g, fi, fo: torch.full(s, float(i["value"]), dtype=torch.float64), {"value": None},
            "all `value`"),
-    Scheme("normal", lambda i, s, g, fi, fo: torch.randn(s, generator=g, dtype=F64) * i.get("std", 1.0)
+    Scheme("normal", lambda i, s, g, fi, fo: torch.randn(s, generator=g, dtype=torch.float64) * i.get("std", 1.0)
            + i.get("mean", 0.0), {"mean": 0.0, "std": 1.0}, "N(mean, std²)"),
     Scheme("uniform", lambda i, s, g, fi, fo: _uniform(s, i.get("low", -1.0), i.get("high", 1.0), g),
            {"low": -1.0, "high": 1.0}, "U(low, high)"),
@@ -71,7 +69,7 @@ SCHEMES: dict[str, Scheme] = {s.name: s for s in (
     Scheme("kaiming_uniform", _fan_uniform, {"gain": math.sqrt(2.0)}, "uniform with std gain/√fan_in"),
     Scheme("xavier_normal", _fan_normal, {"gain": 1.0}, "N(0, gain²·2/(fan_in+fan_out))"),
     Scheme("xavier_uniform", _fan_uniform, {"gain": 1.0}, "uniform with std gain·√(2/(fan_in+fan_out))"),
-    Scheme("values", lambda i, s, g, fi, fo: torch.tensor(i["values"], dtype=F64).reshape(s), {"values": None},
+    Scheme("values", lambda i, s, g, fi, fo: torch.tensor(i["values"], dtype=torch.float64).reshape(s), {"values": None},
            "exactly `values`, a nested list of the tensor's shape"),
 )}
 

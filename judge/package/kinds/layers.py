@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import torch
-from torch import nn
-
 from judge.package.kinds.activations import ACTIVATIONS
 from judge.package.kinds.base import LAYERS, Checker, LayerKind
 from judge.package.kinds.inits import describe_init, draw, flat_values, validate_init
+from judge.package.kinds.lazy import nn, torch
 
 DEFAULT = {"init": "default"}
 ONES = {"init": "constant", "value": 1.0}

@@ -11,15 +11,28 @@ import re
 from collections import OrderedDict
 from typing import Any, ClassVar
 
-import torch
-from torch import nn
-
 from judge.package.kinds import state
 from judge.package.kinds.base import OBJECTS, Checker, ObjectKind
 from judge.package.kinds.layers import kind_of, validate_layer
-from judge.package.kinds.modules import Branched, Residual, Wiring
+from judge.package.kinds.lazy import nn, torch
 
-NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+"""a block or head name: nn.ModuleDict and nn.Sequential take it as an attribute name"""
+MODULE_ATTRIBUTES = frozenset({
+    "T_destination", "add_module", "apply", "bfloat16", "buffers", "call_super_init", "children", "compile", "cpu",
+    "cuda", "double", "dump_patches", "eval", "extra_repr", "float", "forward", "get_buffer", "get_extra_state",
+    "get_parameter", "get_submodule", "half", "ipu", "load_state_dict", "modules", "mtia", "named_buffers",
+    "named_children", "named_modules", "named_parameters", "parameters", "register_backward_hook",
+    "register_buffer", "register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
+    "register_full_backward_pre_hook", "register_load_state_dict_post_hook", "register_load_state_dict_pre_hook",
+    "register_module", "register_parameter", "register_state_dict_post_hook", "register_state_dict_pre_hook",
+    "requires_grad_", "set_extra_state", "set_submodule", "share_memory", "state_dict", "to", "to_empty", "train",
+    "training", "type", "xpu", "zero_grad",
+})
+"""the public attributes of an ``nn.Module`` (torch 2.13; ``tests/test_kinds.py`` checks the installed torch has
+no other), which nn.ModuleDict and nn.Sequential refuse as names. Listed rather than read from ``nn.Module``, so
+that the judge's process validates cases without importing torch (:mod:`.lazy`); names starting with ``_``
+are refused by :data:`NAME`."""
 
 
 def _layers(spec: Any, where: str, check: Checker) -> None:
@@ -49,8 +62,8 @@ def _names(entries: list[Any], where: str, check: Checker, what: str) -> None:
         check.type(entry, dict, f"{where}[{i}]", f"a {what} object with a \"name\"")
         name = entry.get("name")
         if not isinstance(name, str) or not NAME.fullmatch(name) or name in seen:
-            check.fail(f"{where}[{i}].name", f"a new {what} name made of letters, digits and _")
-        if hasattr(nn.Module, name):  # nn.ModuleDict / nn.Sequential would refuse it only when the model is built
+            check.fail(f"{where}[{i}].name", f"a new {what} name made of letters, digits and _, starting with a letter")
+        if name in MODULE_ATTRIBUTES:  # nn.ModuleDict / nn.Sequential would refuse it only when the model is built
             check.fail(f"{where}[{i}].name", f"a {what} name that is not an nn.Module attribute ({name!r} is)")
         seen.add(name)
 
@@ -133,6 +146,8 @@ class Net(_Model):
         return {k: v for b in spec["blocks"] for k, v in _sequential_parameters(b["layers"], self._prefix(b)).items()}
 
     def build_layout(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
+        from judge.package.kinds.modules import Residual  # torch's classes: imported when first built (.lazy)
+
         blocks = OrderedDict()
         for block in spec["blocks"]:
             body = _sequential(block["layers"], gen)
@@ -175,6 +190,8 @@ class BranchedModel(_Model):
         return found
 
     def build_layout(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
+        from judge.package.kinds.modules import Branched, Wiring  # torch's classes: imported when first built
+
         trunk = _sequential(spec["trunk"], gen)
         heads = {head["name"]: _sequential(head["layers"], gen) for head in spec["heads"]}
         wiring = {head["name"]: Wiring(head.get("input") == "detach", head.get("output") == "detach",

@@ -10,13 +10,12 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
-
-import torch
-from torch import nn
 
 from judge.package.kinds.base import Checker
 from judge.package.kinds.inits import describe_init, draw, validate_init
+from judge.package.kinds.lazy import nn, torch
 
 FIELDS = frozenset({"stale_grad", "frozen", "mode"})
 MODES = ("train", "eval")
@@ -38,7 +37,7 @@ def validate_state(spec: dict[str, Any], where: str, check: Checker, params: dic
             name = entry.get("param")
             if name not in params:
                 check.fail(f"{at}.param", f"one of the parameters ({', '.join(params) or 'none'}), not {name!r}")
-            size = int(torch.Size(params[name]).numel())
+            size = math.prod(params[name])
             check.integer(entry.get("index"), f"{at}.index", 0, size - 1)
             check.choice(entry.get("value"), NONFINITE, f"{at}.value")
         none = check.names(stale.get("none", []), params, f"{where}.stale_grad.none", "parameters")

@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import torch
-
 from judge.package.kinds.base import OBJECTS, Checker, ObjectKind
 from judge.package.kinds.inits import SCHEMES, describe_init, draw, flat_values, validate_init
+from judge.package.kinds.lazy import torch
 
-DTYPES = {"float32": torch.float32, "int64": torch.int64}
+DTYPES = ("float32", "int64")
+"""the dtypes a tensor may have, by their names in ``torch``"""
 EXACT_SCHEMES = ("zeros", "constant", "values")
 """the schemes an int64 tensor may use: nothing random, nothing to round"""
 
@@ -35,7 +35,7 @@ class Tensor(ObjectKind):
 
     def build(self, spec: dict[str, Any]) -> torch.Tensor:
         gen = torch.Generator().manual_seed(spec["seed"])
-        return draw(spec, list(spec["shape"]), gen).to(DTYPES[spec.get("dtype", "float32")])
+        return draw(spec, list(spec["shape"]), gen).to(getattr(torch, spec.get("dtype", "float32")))
 
     def describe(self, spec: dict[str, Any]) -> str:
         shape = "×".join(str(d) for d in spec["shape"])
