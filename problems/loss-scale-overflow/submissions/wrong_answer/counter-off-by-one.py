@@ -1,0 +1,41 @@
+# pitfall: counter-off-by-one
+"""Grows once the counter reaches growth_interval - 1: one good step too early."""
+import math
+from typing import Any, Dict, List
+
+import torch
+import torch.nn as nn
+
+
+class Solution:
+    def scaler_trace(self, found_inf: List[int], init_scale: float, growth_factor: float, backoff_factor: float,
+                     growth_interval: int) -> Dict[str, Any]:
+        scale, tracker = float(init_scale), 0
+        scales, skipped, applied = [], 0, 0
+        for overflow in found_inf:
+            scales.append(scale)
+            if overflow:
+                skipped += 1
+                scale *= backoff_factor
+                tracker = 0
+            else:
+                applied += 1
+                tracker += 1
+                if tracker >= growth_interval - 1:
+                    scale *= growth_factor
+                    tracker = 0
+        return {"scales": [round(s, 4) for s in scales], "final_scale": round(scale, 4),
+                "skipped": skipped, "applied": applied}
+
+    def unscale_check(self, model: nn.Module, scale: float) -> Dict[str, Any]:
+        nonfinite, squares = [], 0.0
+        for name, p in model.named_parameters():
+            g = p.grad
+            if g is None:
+                continue
+            if not bool(torch.isfinite(g).all()):
+                nonfinite.append(name)
+                continue
+            squares += torch.linalg.vector_norm(g / scale).item() ** 2
+        return {"nonfinite": nonfinite, "unscaled_norm": round(math.sqrt(squares), 4),
+                "action": "skip_step" if nonfinite else "step"}
