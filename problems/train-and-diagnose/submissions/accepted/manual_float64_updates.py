@@ -52,7 +52,7 @@ def trajectory(model, x, labels, spec, steps, clip, warmup):
     stopped = -1
     for t in range(steps):
         loss = F.cross_entropy(model(x), labels)
-        value = float(loss)
+        value = float(loss.detach())
         if math.isnan(value) or math.isinf(value) or value > 1e4:
             stopped = t
             break
