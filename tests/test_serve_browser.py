@@ -50,8 +50,10 @@ def graded(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def site(graded) -> Client:
-    with launched(judge_env(None), ("--class", str(graded))) as client:
+def site(graded, tmp_path_factory) -> Client:
+    """A learner of their own: the list must show every problem 'new', whatever earlier tests solved."""
+    env = {**judge_env(None), "JUDGE_HOME": str(tmp_path_factory.mktemp("learner-home"))}
+    with launched(env, ("--class", str(graded))) as client:
         yield client
 
 
