@@ -21,7 +21,8 @@ from torch.autograd import gradcheck, gradgradcheck
 from torch.func import functional_call, vjp
 
 from judge.package.build import build_objects
-from judge.package.kinds.custom import BUGS, CustomLinear, CustomSigmoid, CustomTanh
+from judge.package.kinds.autograd_layers import CustomLinear, CustomSigmoid, CustomTanh
+from judge.package.kinds.custom import BUGS
 from judge.package.problem import find_problem
 from tests.conftest import REPO
 
