@@ -37,7 +37,7 @@ from judge.author.reference import (call_one, call_reference, load_mistakes, loa
 from judge.judging.compare import compare
 from judge.machine import torch_version
 from judge.package.build import build_objects, checksum, resolve_args, seeded
-from judge.package.cases import Case, save_case
+from judge.package.cases import Case, save_case, tag_nonfinite
 from judge.package.problem import Problem
 
 PARALLEL_THREADS = 4
@@ -82,8 +82,9 @@ def permuted(case: Case) -> Callable[[dict[str, Any]], dict[str, Any]]:
 
 
 def _storable(value: Any) -> bool:
+    """Whether a case file can hold ``value`` (non-finite numbers are tagged, see :func:`tag_nonfinite`)."""
     try:
-        json.dumps(value, allow_nan=False)
+        json.dumps(tag_nonfinite(value), allow_nan=False)
     except (TypeError, ValueError):
         return False
     return True
@@ -218,7 +219,7 @@ def _record(problem: Problem, case: Case, expected: list[Any], device: str, mist
         raw.pop("mistakes", None)
         found = [] if case.hidden else mistake_outputs(mistakes, case, expected, problem)
         if found:
-            raw["mistakes"] = found
+            raw["mistakes"] = tag_nonfinite(found)
     return raw
 
 

@@ -84,7 +84,8 @@ Case files (JSON) are *specifications*, not pickles. A case names the objects it
 
 ``mistakes`` (sample cases only, written by ``judge gen``) lists, for every hinted pitfall, what its declared
 wrong submission returns on each call where that differs from the expected output:
-``[{"pitfall": "<id>", "call": <index>, "output": <value>}]``. :mod:`judge.judging.hints` recognises a
+``[{"pitfall": "<id>", "call": <index>, "output": <value>}]``, a NaN or infinity in an output written as
+``{"$float": "nan"}`` (``"inf"``, ``"-inf"``) since case files are strict JSON. :mod:`judge.judging.hints` recognises a
 learner's mistake by these outputs; as they come from visible inputs only, they reveal nothing hidden.
 
 ``expected`` is keyed by device (``cpu``, ``cuda``). Each entry records ``torch`` (version), ``settings``

@@ -6,6 +6,7 @@ Every error names the file and the field (``objects.model.layers[2].linear``) so
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,31 @@ def _titles(check: Checker, raw: Any) -> dict[str, str]:
     return {lang: entry["title"] for lang, entry in raw.items()}
 
 
+NONFINITE_TAG = "$float"
+"""case files are strict JSON: a mistake's NaN or infinity is stored as ``{"$float": "nan" | "inf" | "-inf"}``"""
+
+
+def tag_nonfinite(value: Any) -> Any:
+    """``value`` with every NaN and infinity replaced by its tag (a mistake's output, before it is stored)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return {NONFINITE_TAG: repr(value)}
+    if isinstance(value, dict):
+        return {k: tag_nonfinite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [tag_nonfinite(v) for v in value]
+    return value
+
+
+def _untag_nonfinite(value: Any) -> Any:
+    if isinstance(value, dict):
+        if value.keys() == {NONFINITE_TAG} and value[NONFINITE_TAG] in ("nan", "inf", "-inf"):
+            return float(value[NONFINITE_TAG])
+        return {k: _untag_nonfinite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_untag_nonfinite(v) for v in value]
+    return value
+
+
 def _mistakes(check: Checker, raw: Any, calls: int, visibility: str) -> list[Mistake]:
     check.type(raw, list, "mistakes", "a list of {\"pitfall\", \"call\", \"output\"} objects")
     if raw and visibility != "sample":
@@ -131,7 +157,7 @@ def _mistakes(check: Checker, raw: Any, calls: int, visibility: str) -> list[Mis
             check.fail(f"mistakes[{i}].call", f"a call index from 0 to {calls - 1}")
         if "output" not in entry:
             check.fail(f"mistakes[{i}].output", "the mistake's output")
-        found.append(Mistake(entry["pitfall"], entry["call"], entry["output"]))
+        found.append(Mistake(entry["pitfall"], entry["call"], _untag_nonfinite(entry["output"])))
     return found
 
 
