@@ -45,7 +45,10 @@ def _bundles():
 
 def _stolen():
     for root in _bundles():
-        listed = os.listdir(root) if os.path.isdir(root) else []
+        try:
+            listed = os.listdir(root) if os.path.isdir(root) else []
+        except OSError:  # Landlock refuses the folder itself: nothing to list, nothing stolen
+            listed = []
         for path in [*glob.glob(os.path.join(root, "problems", "*", "cases", "hidden", "*.json")),
                      *glob.glob(os.path.join(root, "solutions", "*.py"))]:
             try:
@@ -147,10 +150,11 @@ def test_the_installed_wheel_carries_and_judges_the_bundled_problems(installed):
     assert not any(p.startswith(str(REPO)) for p in where), "the checkout must not be on the installed judge's path"
 
     doctor = _judge(installed, "doctor")
-    assert f"{venv}/lib/python3." in doctor and "judge_bundle/problems  (bundled: 2 problem(s)" in doctor
+    bundled = len(list((REPO / "problems").glob("*/problem.toml")))
+    assert f"{venv}/lib/python3." in doctor and f"judge_bundle/problems  (bundled: {bundled} problem(s)" in doctor
 
     listed = _judge(installed, "list")
-    assert "dead-relu-detector" in listed and SLUG in listed and "0 of 2 solved" in listed
+    assert "dead-relu-detector" in listed and SLUG in listed and f"0 of {bundled} solved" in listed
     assert "Training Diagnostics\n====" in _judge(installed, "show", SLUG)
     assert f"to {SLUG}.py" in _judge(installed, "start", SLUG)
     assert "raise NotImplementedError" in (folder / f"{SLUG}.py").read_text()
