@@ -369,7 +369,8 @@ def test_an_import_error_after_a_hidden_case_is_not_reported(toy_root, arena):
     relay = Path("/tmp") / f"{CANARY}-relay-{arena.name}"
     submission = arena / "submissions" / "relay.py"
     submission.write_text(RELAY.replace("{relay}", str(relay)))
-    env = {**judge_env(toy_root), "JUDGE_MAX_LEVEL": "L0", "TMPDIR": str(arena / "tmp")}
+    env = {**judge_env(toy_root), "JUDGE_MAX_LEVEL": "L0", "TMPDIR": str(arena / "tmp"),
+           "JUDGE_PRIVATE_MOUNTS": "off"}  # as root they make /tmp read-only: the L0 of a judge that is not root
     try:
         judged = subprocess.run([sys.executable, "-m", "judge", "submit", SLUG, str(submission), "--format", "json"],
                                 capture_output=True, text=True, env=env, timeout=JUDGE_TIMEOUT_S)

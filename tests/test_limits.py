@@ -138,3 +138,18 @@ def test_bubblewrap_mounts_dev_read_only_and_every_tmpfs_with_a_size(tmp_path):
     args = sandbox._bwrap_args("bwrap", tmp_path)
     assert args[args.index("--dev") + 2: args.index("--dev") + 4] == ["--remount-ro", "/dev"]
     assert all(args[i - 2] == "--size" for i, a in enumerate(args) if a == "--tmpfs")
+
+
+@needs_cgroup
+def test_the_groups_of_a_killed_judge_are_removed_by_the_next():
+    dead = 2 ** 22 - 7  # far above any pid in use here
+    left = cgroup.create(64 << 20, 8)
+    mine = cgroup.create(64 << 20, 8)
+    try:
+        for directory in set(left.dirs.values()):
+            directory.rename(directory.with_name(f"judge-{dead}-0"))
+        removed = cgroup.remove_leftovers(lambda pid: pid != dead)
+        assert removed and all(f"judge-{dead}-0" in path for path in removed)
+        assert all(d.exists() for d in mine.dirs.values())
+    finally:
+        mine.remove()

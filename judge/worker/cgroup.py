@@ -21,14 +21,18 @@ from __future__ import annotations
 import functools
 import itertools
 import os
+import re
 import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 V1_CONTROLLERS = ("memory", "pids", "cpuacct")
 V2_NEEDED = ("memory", "pids")
 REMOVE_S = 2.0
+GROUP_NAME = re.compile(r"judge-(\d+)-\d+")
+"""a worker's group is named after the judge that made it, so a later judge can remove those of a killed one"""
 _counter = itertools.count()
 
 
@@ -195,6 +199,22 @@ def available() -> int | str:
     """The cgroup version workers get (1 or 2), or why they get none."""
     found = _bases()
     return found if isinstance(found, str) else found[0]
+
+
+def remove_leftovers(running: Callable[[int], bool]) -> list[str]:
+    """Remove the groups of judges no longer ``running`` (one killed with SIGKILL cannot remove its own)."""
+    found = _bases()
+    if isinstance(found, str):
+        return []
+    version, bases = found
+    removed = []
+    for base in set(bases.values()):
+        for directory in base.glob("judge-*-*"):
+            match = GROUP_NAME.fullmatch(directory.name)
+            if match and not running(int(match.group(1))):
+                Group(version, {"": directory}).remove()
+                removed.append(str(directory))
+    return removed
 
 
 def create(memory_bytes: int, tasks: int) -> Group | None:

@@ -69,6 +69,8 @@ TMPFS_BYTES = DISK_QUOTA + (1 << 20)
 judge runs as root): a little above the quota, so that a worker that reaches the tmpfs's end is seen above it"""
 CGROUPS_ENV = "JUDGE_CGROUPS"
 """``off``: no cgroup even where the machine allows them (to test the fallbacks)"""
+PRIVATE_MOUNTS_ENV = "JUDGE_PRIVATE_MOUNTS"
+"""``off``: no private mounts below L2 even as root (to test what a judge that is not root gives)"""
 SANDBOX_UID = 65534
 PYTHON_FLAGS = ("-I", "-B")
 """isolated mode (no ``PYTHON*`` variables, no user site, no script directory on ``sys.path``), and no bytecode
@@ -437,8 +439,10 @@ def _cgroup_version(missing: list[str]) -> int:
 
 def _private_mounts_work(base: Confinement, missing: list[str]) -> bool:
     """Below L2: whether a probe in a mount namespace of its own, with a sized scratch tmpfs, starts here."""
-    if os.geteuid() != 0:
-        missing.append(messages.say("layer_off", layer="private mounts", reason=messages.say("layer_uid_not_root")))
+    if os.geteuid() != 0 or os.environ.get(PRIVATE_MOUNTS_ENV) == "off":
+        reason = messages.say("cgroups_off", env=PRIVATE_MOUNTS_ENV) if os.geteuid() == 0 else messages.say(
+            "layer_uid_not_root")
+        missing.append(messages.say("layer_off", layer="private mounts", reason=reason))
         return False
     candidate = Confinement(base.level, base.uid, None, (), base.seccomp, base.landlock, 0, True)
     failure = _try(candidate)
@@ -547,6 +551,8 @@ def protect_judge() -> None:
     or ``fd`` without ``CAP_SYS_PTRACE``, which no worker has."""
     privileges.set_dumpable(False)
     remove_leftovers()
+    if os.environ.get(CGROUPS_ENV) != "off":
+        cgroup.remove_leftovers(_running)
 
 
 def warm_confinement(device: str = "cpu") -> Confinement:
