@@ -444,11 +444,32 @@ def _private_mounts_work(base: Confinement, missing: list[str]) -> bool:
             "layer_uid_not_root")
         missing.append(messages.say("layer_off", layer="private mounts", reason=reason))
         return False
-    candidate = Confinement(base.level, base.uid, None, (), base.seccomp, base.landlock, 0, True)
-    failure = _try(candidate)
+    failure = _try_private_mounts(base)
     if failure is not None:
         missing.append(messages.say("layer_off", layer="private mounts", reason=failure))
     return failure is None
+
+
+def _try_private_mounts(base: Confinement) -> str | None:
+    """Make a worker's private mounts in a forked child; None when that works, else why not. A fork, not a probe
+    interpreter: the interpreter and the other layers were probed already, and this costs milliseconds."""
+    scratch = make_scratch(None, base)
+    try:
+        pid = os.fork()
+        if pid == 0:
+            code = 0
+            try:
+                mounts.private_scratch(scratch, b"", TMPFS_BYTES, base.uid)
+            except OSError as exc:
+                code = exc.errno or 255
+            except BaseException:  # noqa: BLE001 -- the child must never return into the judge's code
+                code = 255
+            os._exit(code)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    code = os.waitstatus_to_exitcode(status)
+    return None if code == 0 else os.strerror(code) if 0 < code < 255 else f"exit status {code}"
 
 
 def confinement(device: str = "cpu") -> Confinement:
