@@ -6,6 +6,8 @@ Each file is one hostile or broken submission. Its first comment lines declare::
     # attack: what it tries          (one line, for people)
     # stopped by: what stops it      (the layer or the step of the judge, for people)
     # needs: L1 | L2 | uid           optional: the weakest confinement under which the verdict holds
+    #        | cgroup | disk          (a per-worker cgroup; a disk quota everywhere the worker can write)
+    # levels: every                  optional: also judged at JUDGE_MAX_LEVEL=L1 and L0 (the resource limits)
     # base: reference                optional: the reference solution is prepended, so the file can subclass it
 
 and the test checks, beyond the verdict, that the judge exits 0 or 1 (never 3, never a crash), that no process
@@ -41,13 +43,13 @@ from pathlib import Path
 
 import pytest
 
-from judge.worker import sandbox
+from judge.worker import cgroup, sandbox
 from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, _mlp_case, build_toy, judge_env
 
 SUITE = REPO / "tests" / "adversarial"
 VERDICTS = ("accepted", "wrong_answer", "time_limit_exceeded", "memory_limit_exceeded", "runtime_error",
             "compile_error", "output_format_error")
-HEADER_KEYS = ("verdict", "attack", "stopped by", "needs", "base")
+HEADER_KEYS = ("verdict", "attack", "stopped by", "needs", "levels", "base")
 CANARY = "adv-canary"
 """attacks that write outside their scratch directory put this in the names they write"""
 SHARED_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
@@ -100,7 +102,8 @@ def test_the_suite_is_complete_and_well_formed():
     for attack in ATTACKS:
         assert attack.verdict in VERDICTS, attack.path.name
         assert attack.header.get("attack") and attack.header.get("stopped by"), attack.path.name
-        assert attack.header.get("needs") in (None, "L1", "L2", "uid"), attack.path.name
+        assert attack.header.get("needs") in (None, "L1", "L2", "uid", "cgroup", "disk"), attack.path.name
+        assert attack.header.get("levels") in (None, "every"), attack.path.name
 
 
 @pytest.fixture(scope="session")
@@ -122,7 +125,8 @@ def confinement() -> sandbox.Confinement:
 
 def _unmet(needs: str | None, found: sandbox.Confinement) -> bool:
     return (needs == "L2" and found.bwrap is None or needs == "L1" and not found.keeps_secrets
-            or needs == "uid" and found.uid is None)
+            or needs == "uid" and found.uid is None or needs == "cgroup" and not found.cgroup
+            or needs == "disk" and not found.disk_bounded)
 
 
 def _at(cap: str | None) -> sandbox.Confinement:
@@ -203,7 +207,9 @@ def _hidden_text(report: dict) -> str:
     return json.dumps([t for t in report["tests"] if t["extra_data"]["hidden"]])
 
 
-RUNS = [(a, None) for a in ATTACKS] + [(a, "L1") for a in ATTACKS if a.header.get("needs") == "L1"]
+RUNS = [(a, None) for a in ATTACKS] + [(a, "L1") for a in ATTACKS if a.header.get("needs") == "L1"
+                                        or a.header.get("levels") == "every"]
+RUNS += [(a, "L0") for a in ATTACKS if a.header.get("levels") == "every"]
 
 
 def _watched(root: Path, arena: Path) -> list[Path]:
@@ -242,7 +248,13 @@ def test_attack(attack, cap, adversarial_root, arena):
     assert not changed, f"files outside the scratch directory changed: {changed[:5]}"
     assert not _canaries(), "the submission wrote outside its scratch directory"
     assert not list((arena / "tmp").iterdir()), "the scratch directory was not removed"
+    assert not _cgroups_of(judge.pid), "the workers' cgroups were not removed"
     _check_hidden(report)
+
+
+def _cgroups_of(judge_pid: int) -> list[str]:
+    """The cgroups a judge with this pid made for its workers and left behind."""
+    return [str(p) for base in set(cgroup._mounts().values()) for p in base.glob(f"judge-{judge_pid}-*")]
 
 
 def _check_hidden(report: dict) -> None:
@@ -357,7 +369,8 @@ def test_an_import_error_after_a_hidden_case_is_not_reported(toy_root, arena):
     relay = Path("/tmp") / f"{CANARY}-relay-{arena.name}"
     submission = arena / "submissions" / "relay.py"
     submission.write_text(RELAY.replace("{relay}", str(relay)))
-    env = {**judge_env(toy_root), "JUDGE_MAX_LEVEL": "L0", "TMPDIR": str(arena / "tmp")}
+    env = {**judge_env(toy_root), "JUDGE_MAX_LEVEL": "L0", "TMPDIR": str(arena / "tmp"),
+           "JUDGE_PRIVATE_MOUNTS": "off"}  # as root they make /tmp read-only: the L0 of a judge that is not root
     try:
         judged = subprocess.run([sys.executable, "-m", "judge", "submit", SLUG, str(submission), "--format", "json"],
                                 capture_output=True, text=True, env=env, timeout=JUDGE_TIMEOUT_S)

@@ -172,9 +172,11 @@ def test_scratch_directories_of_a_killed_judge_are_removed_and_a_live_ones_kept(
 def test_doctor_explains_every_layer_and_the_level():
     layers = sandbox.explain()
     found = sandbox.confinement()
-    assert [layer.name for layer in layers] == ["limits", "uid", "capabilities", "seccomp", "Landlock", "bubblewrap",
-                                                "level"]
+    assert [layer.name for layer in layers] == ["limits", "cgroup", "private mounts", "uid", "capabilities", "seccomp",
+                                                "Landlock", "bubblewrap", "level"]
     state = {layer.name: layer.active for layer in layers}
+    assert state["cgroup"] == bool(found.cgroup) and state["private mounts"] == found.private_mounts
+    assert all(f"{what} " in layers[0].detail for what in ("memory", "threads", "written"))
     assert state["seccomp"] == found.seccomp and state["Landlock"] == bool(found.landlock)
     assert state["bubblewrap"] == (found.bwrap is not None) and state["level"] == found.keeps_secrets
     assert layers[-1].detail.startswith(found.level)

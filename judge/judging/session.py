@@ -21,7 +21,7 @@ from judge.machine import torch_version
 from judge.package.cases import Case
 from judge.package.tolerance import DEFAULT, Tolerance
 from judge.worker import sandbox
-from judge.worker.runner import Budget, Launch, Outcome, Worker
+from judge.worker.runner import TASK_LIMIT, Budget, Launch, Outcome, Worker
 
 RESOURCE_FAILURES_BEFORE_STOP = 2
 SETUP_WALL_S = 120.0
@@ -244,7 +244,10 @@ def _ending_note(outcome: Outcome, limits: CaseLimits) -> str:
     return {
         "cpu": f"stopped after {outcome.cpu_s:.2f} s of CPU time (limit {limits.cpu_s:.2f} s)",
         "wall": f"stopped after {outcome.wall_s:.2f} s of wall time (limit {limits.wall_s:.2f} s)",
-        "memory": f"stopped at {outcome.peak_rss_bytes / 2**20:.0f} MiB (limit {limits.memory_bytes / 2**20:.0f} MiB)",
+        "memory": messages.say("ended_memory_cgroup", limit=limits.memory_bytes >> 20) if outcome.oom_killed else
+                  f"stopped at {outcome.peak_rss_bytes / 2**20:.0f} MiB (limit {limits.memory_bytes / 2**20:.0f} MiB)",
+        "threads": messages.say("ended_threads", tasks=outcome.tasks, limit=TASK_LIMIT),
+        "disk": messages.say("ended_disk", written=outcome.disk_bytes >> 20, quota=sandbox.DISK_QUOTA >> 20),
         "too_large": "the returned value was larger than the judge accepts",
         "exit": f"the process ended during the call (exit status {outcome.exit_status})",
     }[outcome.ended]
@@ -255,6 +258,8 @@ def _startup_failure(outcome: Outcome) -> str:
         return "importing the submission did not finish in time"
     if outcome.ended == "memory":
         return "importing the submission used too much memory"
+    if outcome.ended in ("threads", "disk"):
+        return _ending_note(outcome, CaseLimits(0.0, 0))
     if outcome.ended == "exit":
         return f"the process ended while importing the submission (exit status {outcome.exit_status})"
     return "the worker's reply at start-up was not the expected one"

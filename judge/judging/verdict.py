@@ -36,6 +36,8 @@ def from_ending(outcome: Outcome) -> Verdict:
         "cpu": Verdict.TIME_LIMIT_EXCEEDED,
         "wall": Verdict.TIME_LIMIT_EXCEEDED,
         "memory": Verdict.MEMORY_LIMIT_EXCEEDED,
+        "threads": Verdict.RUNTIME_ERROR,
+        "disk": Verdict.RUNTIME_ERROR,
         "too_large": Verdict.OUTPUT_FORMAT_ERROR,
         "exit": Verdict.RUNTIME_ERROR,
     }[outcome.ended]

@@ -65,7 +65,8 @@ class Zygote:
         """Have the zygote copy the submission into a fresh scratch directory of its own and fork a worker on it
         (see ``sandbox.start``)."""
         uid = None if self.confinement.bwrap else self.confinement.uid  # in the view, the zygote's uid is it
-        message = {"type": "fork", "memory_bytes": memory_bytes, "uid": uid}
+        message = {"type": "fork", "memory_bytes": memory_bytes, "uid": uid,
+                   "private_mounts": self.confinement.private_mounts}
         try:
             source = os.open(submission, os.O_RDONLY | os.O_CLOEXEC)
         except OSError as exc:
@@ -85,7 +86,24 @@ class Zygote:
         if outer is None:  # it ended before it could be found: it is still the zygote's zombie, never ours
             self.release(inner)
             raise InternalError("worker_start_failed", reason="the forked worker ended at once")
-        return _ForkedStarted(ForkedProcess(self, inner, outer), self.started.scratch)
+        scratch = str(reply.get("scratch", self.started.scratch))
+        return _ForkedStarted(ForkedProcess(self, inner, outer), self.started.scratch,
+                              self._group(inner, outer, memory_bytes), *sandbox.watched(self.confinement, scratch))
+
+    def _group(self, inner: int, pid: int, memory_bytes: int) -> sandbox.cgroup.Group | None:
+        """The forked worker's own cgroup, joined before it is sent its first request (no submission code has
+        run in it yet: it waits for ``setup``)."""
+        group = sandbox.worker_group(self.confinement, memory_bytes)
+        if group is None:
+            return None
+        try:
+            group.join(pid)
+        except OSError:
+            group.remove()
+            os.kill(pid, signal.SIGKILL)
+            self.release(inner)
+            raise InternalError("worker_start_failed", reason="the forked worker could not join its cgroup") from None
+        return group
 
     def _receive(self, wanted: str | tuple[str, ...], timeout: float) -> dict[str, Any] | None:
         """Read packets until one of type ``wanted`` arrives (None on timeout or when the zygote is gone)."""
@@ -177,3 +195,5 @@ class _ForkedStarted(sandbox.Started):
     def cleanup(self) -> None:
         """The zygote removes the worker's scratch directory when it releases the worker."""
         self.process.release()
+        if self.group is not None:
+            self.group.remove()

@@ -20,6 +20,8 @@ class Usage:
     cpu_s: float
     rss_bytes: int
     peak_rss_bytes: int
+    tasks: int = 0
+    """threads of every process of the tree"""
 
 
 def _read(path: str) -> str:
@@ -87,15 +89,63 @@ def _memory_kb(pid: int) -> tuple[int, int]:
 
 def usage(pid: int) -> Usage:
     """The whole tree's CPU time, resident and peak resident memory, in one walk (called every few ms)."""
-    cpu_s, rss_kb, peak_kb, todo = 0.0, 0, 0, [pid]
+    cpu_s, rss_kb, peak_kb, count, todo = 0.0, 0, 0, 0, [pid]
     while todo:
         p = todo.pop()
         tasks = _tasks(p)
         todo.extend(_children(p, tasks))
         cpu_s += _cpu(p, tasks)
         rss, peak = _memory_kb(p)
-        rss_kb, peak_kb = rss_kb + rss, peak_kb + peak
-    return Usage(cpu_s=cpu_s, rss_bytes=rss_kb * 1024, peak_rss_bytes=peak_kb * 1024)
+        rss_kb, peak_kb, count = rss_kb + rss, peak_kb + peak, count + len(tasks)
+    return Usage(cpu_s=cpu_s, rss_bytes=rss_kb * 1024, peak_rss_bytes=peak_kb * 1024, tasks=count)
+
+
+def deepest(pid: int) -> int:
+    """The descendant of ``pid`` furthest below it (under L2, the worker inside bubblewrap's processes)."""
+    best, depth, todo = pid, 0, [(pid, 0)]
+    while todo:
+        p, d = todo.pop()
+        if d > depth:
+            best, depth = p, d
+        todo.extend((c, d + 1) for c in _children(p, _tasks(p)))
+    return best
+
+
+def written_bytes(pid: int, paths: tuple[str, ...], whole_fs: int) -> int:
+    """What is stored under ``paths`` as ``pid``'s mount namespace sees them: by the used blocks of the file
+    system when each path is a tmpfs of the worker's own (``whole_fs``: their size; a larger file system is not
+    one of them and is skipped), else (0) by a walk."""
+    total = 0
+    for path in paths:
+        where = f"/proc/{pid}/root{path}"
+        if not whole_fs:
+            total += _walk_bytes(where)
+            continue
+        try:
+            fs = os.statvfs(where)
+        except OSError:
+            continue
+        if fs.f_blocks * fs.f_frsize <= whole_fs:
+            total += (fs.f_blocks - fs.f_bfree) * fs.f_frsize
+    return total
+
+
+def _walk_bytes(top: str) -> int:
+    total, todo = 0, [top]
+    while todo:
+        try:
+            entries = list(os.scandir(todo.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    todo.append(entry.path)
+                else:
+                    total += entry.stat(follow_symlinks=False).st_blocks * 512
+            except OSError:
+                pass
+    return total
 
 
 def reset_peak(pid: int) -> None:

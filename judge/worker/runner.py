@@ -19,6 +19,11 @@ from typing import Any, Callable
 from judge.worker import procfs, sandbox
 
 POLL_S = 0.005
+DISK_POLL_S = 0.05
+"""how often the bytes a worker wrote are measured (a walk of its scratch directory where it is no tmpfs)"""
+TASK_LIMIT = sandbox.PROCESS_LIMIT + sandbox.CGROUP_EXTRA_TASKS
+"""threads of the whole tree (bubblewrap's processes included) above which the parent ends the worker: where
+neither ``RLIMIT_NPROC`` (uid 0) nor a pids cgroup refuses them first"""
 RESPONSE_CAP = 1 << 20
 OUTPUT_CAP = 64 << 10
 
@@ -42,7 +47,7 @@ class Outcome:
     """What happened to one request. ``ended`` is None when a complete line came back."""
 
     ended: str | None = None
-    """None, or why it stopped: ``cpu``, ``wall``, ``memory``, ``too_large``, ``exit``"""
+    """None, or why it stopped: ``cpu``, ``wall``, ``memory``, ``threads``, ``disk``, ``too_large``, ``exit``"""
     line: bytes = b""
     """the response line, unparsed: the worker is untrusted"""
     cpu_s: float = 0.0
@@ -51,6 +56,12 @@ class Outcome:
     output: bytes = b""
     """what the worker printed meanwhile (capped)"""
     exit_status: int | None = None
+    tasks: int = 0
+    """the most threads seen at once"""
+    disk_bytes: int = 0
+    """the most bytes seen written where the worker may write"""
+    oom_killed: bool = False
+    """the kernel killed it at its cgroup's memory limit"""
 
     def message(self) -> Any:
         """The response as JSON, or None when it is not valid JSON (a protocol violation)."""
@@ -73,6 +84,11 @@ class Worker:
     _buffer: bytes = b""
     _output_open: bool = True
     output_total: int = 0
+    _oom_kills: int = 0
+    """the kernel's OOM kills in the worker's cgroup before the current request"""
+    _disk_pid: int | None = None
+    """the process whose mount namespace shows where the worker writes, found at its first request"""
+    _disk_next: float = 0.0
 
     def start(self) -> None:
         request_r, self._request_w = os.pipe()
@@ -100,7 +116,11 @@ class Worker:
     def request(self, message: dict[str, Any], budget: Budget) -> Outcome:
         """Send one request and wait for one response line within ``budget``."""
         procfs.reset_peak(self.pid)
-        before = procfs.usage(self.pid)
+        group = self.started.group
+        self._oom_kills = group.oom_kills() if group else 0
+        if self._disk_pid is None and self.alive():
+            self._disk_pid = procfs.deepest(self.pid)  # under L2 the worker, below bubblewrap's processes
+        before = self._usage()
         self.send(message)
         return self.receive(budget, cpu_start=before.cpu_s, usage=before)
 
@@ -108,13 +128,19 @@ class Worker:
         """Wait for one response line; ``usage`` is a sample just taken (the first one costs a /proc walk)."""
         start = time.monotonic()
         outcome = Outcome()
-        usage = usage or procfs.usage(self.pid)
+        usage = usage or self._usage()
         while True:
             outcome.wall_s = time.monotonic() - start
             outcome.cpu_s = max(usage.cpu_s - cpu_start, 0.0)
             outcome.peak_rss_bytes = max(outcome.peak_rss_bytes, usage.peak_rss_bytes, usage.rss_bytes)
+            outcome.tasks = max(outcome.tasks, usage.tasks)
+            self._measure_disk(outcome, start + outcome.wall_s)
             if b"\n" in self._buffer:
                 outcome.line, self._buffer = self._buffer.split(b"\n", 1)
+                self._measure_disk(outcome)
+                if outcome.disk_bytes > sandbox.DISK_QUOTA:  # it failed on a full tmpfs, or is still writing
+                    outcome.ended = "disk"
+                    self.kill()
                 break
             ended = self._limit_crossed(outcome, budget)
             if ended:
@@ -128,14 +154,42 @@ class Worker:
             if self._response_r in ready and not self._read_response():
                 outcome.ended = "exit"
                 outcome.exit_status = self._reap()
+                self._killed_at_memory_limit(outcome)
                 break
-            usage = procfs.usage(self.pid) if self.alive() else usage
+            usage = self._usage() if self.alive() else usage
         self._drain_output(outcome)
         return outcome
+
+    def _usage(self) -> procfs.Usage:
+        """One sample of the tree; with a cgroup, its CPU counter too (it counts what already ended)."""
+        usage = procfs.usage(self.pid)
+        group = self.started.group
+        if group is None:
+            return usage
+        return procfs.Usage(max(usage.cpu_s, group.cpu_s()), usage.rss_bytes, usage.peak_rss_bytes, usage.tasks)
+
+    def _measure_disk(self, outcome: Outcome, now: float | None = None) -> None:
+        """Every ``DISK_POLL_S`` (``now`` None: at once), the bytes written where the worker may write."""
+        if self._disk_pid is None or not self.started.watched or (now is not None and now < self._disk_next):
+            return
+        self._disk_next = time.monotonic() + DISK_POLL_S
+        written = procfs.written_bytes(self._disk_pid, self.started.watched, self.started.private_fs)
+        outcome.disk_bytes = max(outcome.disk_bytes, written)
+
+    def _killed_at_memory_limit(self, outcome: Outcome) -> None:
+        """An end by the kernel's OOM killer in the worker's cgroup is a memory verdict, whatever it held."""
+        group = self.started.group
+        if group is not None and group.oom_kills() > self._oom_kills:
+            outcome.ended, outcome.oom_killed = "memory", True
+            outcome.peak_rss_bytes = max(outcome.peak_rss_bytes, group.peak_bytes())
 
     def _limit_crossed(self, outcome: Outcome, budget: Budget) -> str | None:
         if len(self._buffer) > RESPONSE_CAP:
             return "too_large"
+        if outcome.tasks > TASK_LIMIT:
+            return "threads"
+        if outcome.disk_bytes > sandbox.DISK_QUOTA:
+            return "disk"
         if outcome.cpu_s > budget.cpu_s:
             return "cpu"
         if outcome.wall_s > budget.wall_s:

@@ -50,7 +50,7 @@ import judge
 from judge import messages
 from judge.errors import BadInput
 from judge.places import cache_dir, data_home
-from judge.worker import landlock, privileges
+from judge.worker import cgroup, landlock, mounts, privileges
 from judge.worker.main import Lockdown
 
 PR_SET_PDEATHSIG = 1
@@ -58,9 +58,19 @@ FILE_SIZE_LIMIT = 16 << 20
 DATA_HEADROOM = 256 << 20
 LIFETIME_CPU_S = 600
 PROCESS_LIMIT = 256
-"""``RLIMIT_NPROC`` for the sandbox uid (it counts threads too); the kernel ignores it for root"""
-TMPFS_BYTES = 64 << 20
-"""size of each private tmpfs under L2 (``/tmp`` and the scratch directory): the disk a submission can fill"""
+"""threads and processes of one worker: ``RLIMIT_NPROC`` for the sandbox uid (the kernel ignores it for root),
+``pids.max`` of its cgroup, and the parent's count of its tasks at every poll (:mod:`judge.worker.runner`)"""
+CGROUP_EXTRA_TASKS = 4
+"""bubblewrap's own processes, in the worker's group under L2"""
+DISK_QUOTA = 64 << 20
+"""what one worker may write, everywhere it can write: the parent ends it above this (:mod:`judge.worker.runner`)"""
+TMPFS_BYTES = DISK_QUOTA + (1 << 20)
+"""size of each private tmpfs (L2's ``/tmp`` and scratch directory, and the scratch directory below L2 when the
+judge runs as root): a little above the quota, so that a worker that reaches the tmpfs's end is seen above it"""
+CGROUPS_ENV = "JUDGE_CGROUPS"
+"""``off``: no cgroup even where the machine allows them (to test the fallbacks)"""
+PRIVATE_MOUNTS_ENV = "JUDGE_PRIVATE_MOUNTS"
+"""``off``: no private mounts below L2 even as root (to test what a judge that is not root gives)"""
 SANDBOX_UID = 65534
 PYTHON_FLAGS = ("-I", "-B")
 """isolated mode (no ``PYTHON*`` variables, no user site, no script directory on ``sys.path``), and no bytecode
@@ -117,6 +127,11 @@ class Confinement:
     seccomp: bool = False
     landlock: int = 0
     """the Landlock ABI version the workers use; 0: none"""
+    cgroup: int = 0
+    """the cgroup version each worker gets a group of (1 or 2); 0: none"""
+    private_mounts: bool = False
+    """below L2, as root: each worker in a mount namespace of its own, everything read-only but a sized tmpfs
+    over its scratch directory (:mod:`judge.worker.mounts`)"""
 
     @property
     def keeps_secrets(self) -> bool:
@@ -125,17 +140,27 @@ class Confinement:
 
     @property
     def lockdown(self) -> Lockdown:
-        return Lockdown(self.seccomp, secrets() if self.landlock else None)
+        """Without a memory cgroup no page of a ``memfd`` would count: the filter refuses ``memfd_create``."""
+        return Lockdown(self.seccomp, secrets() if self.landlock else None, memfd=bool(self.cgroup))
+
+    @property
+    def disk_bounded(self) -> bool:
+        """Whether the disk quota holds everywhere the worker can write (else only in its scratch directory)."""
+        return bool(self.bwrap or self.landlock or self.private_mounts)
 
     def layers(self) -> list[str]:
-        return ["limits", "no capabilities", *(["seccomp"] if self.seccomp else []),
+        return ["limits", *([f"cgroup v{self.cgroup}"] if self.cgroup else []),
+                *(["private mounts"] if self.private_mounts else []), "no capabilities",
+                *(["seccomp"] if self.seccomp else []),
                 *([f"Landlock ABI {self.landlock}"] if self.landlock else []), *(["bubblewrap"] if self.bwrap else [])]
 
     def describe(self) -> str:
         who = f"uid {self.uid}" if self.uid is not None else f"uid {os.geteuid()}"
         weak = "" if self.keeps_secrets else f"; {messages.say('secrets_exposed')}"
+        limits = messages.say("limits_short", memory=f"cgroup v{self.cgroup}" if self.cgroup else "resident set",
+                              tasks=PROCESS_LIMIT, disk=DISK_QUOTA >> 20)
         return messages.say("security_level", level=self.level, layers=", ".join(self.layers()), who=who,
-                            missing="".join(f"; {m}" for m in self.missing) + weak)
+                            limits=limits, missing="".join(f"; {m}" for m in self.missing) + weak)
 
 
 def secrets() -> landlock.Secrets:
@@ -151,8 +176,17 @@ def secrets() -> landlock.Secrets:
 class Started:
     process: subprocess.Popen
     scratch: Path
+    group: cgroup.Group | None = None
+    """the worker's cgroup, removed with it"""
+    watched: tuple[str, ...] = ()
+    """where the worker may write, as its own mount namespace names it: the disk quota is measured there"""
+    private_fs: int = 0
+    """the size of the tmpfs of the worker's own at each watched path (measured by its used blocks); 0: they are
+    directories on the judge's file systems (measured by a walk)"""
 
     def cleanup(self) -> None:
+        if self.group is not None:
+            self.group.remove()
         shutil.rmtree(self.scratch, ignore_errors=True)
 
 
@@ -166,14 +200,20 @@ def _environment(scratch: Path) -> dict[str, str]:
     return env
 
 
-def _limits(memory_bytes: int, uid: int | None, parent: int | None = None,
-            bounding: bool = True) -> Callable[[], None]:
-    """What the child does between fork and exec: limits, then (``bounding``) an empty capability bounding set,
+def _limits(memory_bytes: int, uid: int | None, parent: int | None = None, bounding: bool = True,
+            group: cgroup.Group | None = None, scratch: Path | None = None) -> Callable[[], None]:
+    """What the child does between fork and exec: its cgroup, its own mounts (``scratch``: see
+    :func:`judge.worker.mounts.private_scratch`), limits, then (``bounding``) an empty capability bounding set,
     then the uid, then death with ``parent`` (default: the process that calls this, i.e. the judge). Bubblewrap
     needs its capabilities: it is started with ``bounding`` False and drops them itself."""
     parent = os.getpid() if parent is None else parent
+    solution = (scratch / "solution.py").read_bytes() if scratch is not None else b""
 
     def apply() -> None:
+        if group is not None:
+            group.join(os.getpid())
+        if scratch is not None:
+            mounts.private_scratch(scratch, solution, TMPFS_BYTES, uid)
         for limit, value in (
             (resource.RLIMIT_DATA, memory_bytes + DATA_HEADROOM),
             (resource.RLIMIT_FSIZE, FILE_SIZE_LIMIT),
@@ -226,7 +266,8 @@ def _bwrap_args(bwrap: str, scratch: Path) -> list[str]:
             "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
             "--size", str(TMPFS_BYTES), "--tmpfs", "/tmp",  # first: a tmpfs mounted later would hide binds below it
             "--ro-bind", "/usr", "/usr", "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache",  # for ctypes
-            "--dev", "/dev", "--proc", "/proc"]
+            "--dev", "/dev", "--remount-ro", "/dev",  # its tmpfs has no size: nothing may be written there
+            "--proc", "/proc"]
     for path in SYSTEM_DIRS:
         if os.path.islink(path):
             args += ["--symlink", os.readlink(path), path]
@@ -294,12 +335,30 @@ def make_scratch(submission: Path | None, confinement: Confinement, kind: str = 
     return scratch
 
 
+def watched(confinement: Confinement, scratch: str) -> tuple[tuple[str, ...], int]:
+    """Where a worker whose scratch directory is ``scratch`` may write, and whether each is a tmpfs of its own.
+
+    Under L2: its scratch directory and ``/tmp`` (Landlock, where the kernel has it, leaves only the first).
+    Below, the scratch directory: under L1 Landlock allows nothing else; under L0 private mounts make the rest
+    read-only, and without them (not root) nothing bounds the other directories its uid may write.
+    """
+    if confinement.bwrap:
+        return (scratch, "/tmp"), TMPFS_BYTES
+    return (scratch,), TMPFS_BYTES if confinement.private_mounts else 0
+
+
+def worker_group(confinement: Confinement, memory_bytes: int) -> cgroup.Group | None:
+    """A fresh cgroup for one worker, where the confinement has them."""
+    return cgroup.create(memory_bytes, PROCESS_LIMIT + CGROUP_EXTRA_TASKS) if confinement.cgroup else None
+
+
 def _popen(confinement: Confinement, scratch: Path, argv: list[str], memory_bytes: int,
-           **streams: object) -> subprocess.Popen:
+           group: cgroup.Group | None = None, **streams: object) -> subprocess.Popen:
     uid = None if confinement.bwrap else confinement.uid  # bubblewrap changes the uid itself, in its namespace
+    preexec = _limits(memory_bytes, uid, bounding=not confinement.bwrap, group=group,
+                      scratch=scratch if confinement.private_mounts else None)
     return subprocess.Popen(_command(confinement, scratch, argv), cwd=scratch, env=_environment(scratch),
-                            start_new_session=True, preexec_fn=_limits(memory_bytes, uid, bounding=not confinement.bwrap),
-                            **streams)
+                            start_new_session=True, preexec_fn=preexec, **streams)
 
 
 def _try(confinement: Confinement) -> str | None:
@@ -351,7 +410,8 @@ def _probe(cap: str, capped_because: str) -> Confinement:
     else:
         found = _first_working([Confinement("L2", SANDBOX_UID, bwrap, seccomp=True, landlock=abi)], missing)
         if found:
-            return found
+            return Confinement(found.level, found.uid, found.bwrap, tuple(missing), found.seccomp, found.landlock,
+                               _cgroup_version(missing))
     if cap == "L0":
         missing += [messages.say("layer_off", layer=layer, reason=capped_because) for layer in ("seccomp", "Landlock")]
     elif not abi:
@@ -360,7 +420,56 @@ def _probe(cap: str, capped_because: str) -> Confinement:
     candidates += [Confinement("L0", uid, seccomp=True) for uid in uids] if cap != "L0" else []
     found = _first_working(candidates + [Confinement("L0", uid) for uid in uids], missing)
     base = found or Confinement("L0", None)
-    return Confinement(base.level, base.uid, None, tuple(missing), base.seccomp, base.landlock)
+    private = _private_mounts_work(base, missing)
+    return Confinement(base.level, base.uid, None, tuple(missing), base.seccomp, base.landlock,
+                       _cgroup_version(missing), private)
+
+
+def _cgroup_version(missing: list[str]) -> int:
+    """The cgroup version workers get; why none, added to ``missing``."""
+    if os.environ.get(CGROUPS_ENV) == "off":
+        missing.append(messages.say("layer_off", layer="cgroup", reason=messages.say("cgroups_off", env=CGROUPS_ENV)))
+        return 0
+    found = cgroup.available()
+    if isinstance(found, str):
+        missing.append(messages.say("layer_off", layer="cgroup", reason=found))
+        return 0
+    return found
+
+
+def _private_mounts_work(base: Confinement, missing: list[str]) -> bool:
+    """Below L2: whether a probe in a mount namespace of its own, with a sized scratch tmpfs, starts here."""
+    if os.geteuid() != 0 or os.environ.get(PRIVATE_MOUNTS_ENV) == "off":
+        reason = messages.say("cgroups_off", env=PRIVATE_MOUNTS_ENV) if os.geteuid() == 0 else messages.say(
+            "layer_uid_not_root")
+        missing.append(messages.say("layer_off", layer="private mounts", reason=reason))
+        return False
+    failure = _try_private_mounts(base)
+    if failure is not None:
+        missing.append(messages.say("layer_off", layer="private mounts", reason=failure))
+    return failure is None
+
+
+def _try_private_mounts(base: Confinement) -> str | None:
+    """Make a worker's private mounts in a forked child; None when that works, else why not. A fork, not a probe
+    interpreter: the interpreter and the other layers were probed already, and this costs milliseconds."""
+    scratch = make_scratch(None, base)
+    try:
+        pid = os.fork()
+        if pid == 0:
+            code = 0
+            try:
+                mounts.private_scratch(scratch, b"", TMPFS_BYTES, base.uid)
+            except OSError as exc:
+                code = exc.errno or 255
+            except BaseException:  # noqa: BLE001 -- the child must never return into the judge's code
+                code = 255
+            os._exit(code)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    code = os.waitstatus_to_exitcode(status)
+    return None if code == 0 else os.strerror(code) if 0 < code < 255 else f"exit status {code}"
 
 
 def confinement(device: str = "cpu") -> Confinement:
@@ -391,9 +500,15 @@ def start(submission: Path, fds: tuple[int, int], output_fd: int, memory_bytes: 
     scratch = make_scratch(submission, confined)
     argv = [sys.executable, *PYTHON_FLAGS, "-m", "judge.worker.main", str(fds[0]), str(fds[1]),
             str(scratch / "solution.py"), *confined.lockdown.argv()]
-    process = _popen(confined, scratch, argv, memory_bytes, stdin=subprocess.DEVNULL, stdout=output_fd,
-                     stderr=output_fd, pass_fds=fds)
-    return Started(process, scratch)
+    group = worker_group(confined, memory_bytes)
+    try:
+        process = _popen(confined, scratch, argv, memory_bytes, group, stdin=subprocess.DEVNULL, stdout=output_fd,
+                         stderr=output_fd, pass_fds=fds)
+    except BaseException:
+        if group is not None:
+            group.remove()
+        raise
+    return Started(process, scratch, group, *watched(confined, str(scratch)))
 
 
 @dataclass(frozen=True)
@@ -404,6 +519,18 @@ class Layer:
     active: bool
     detail: str
     """what it does when active, else why it is off"""
+
+
+def limits_summary(found: Confinement, memory_bytes: int | None = None) -> str:
+    """How this confinement bounds memory, threads and disk (in ``judge doctor`` and every report)."""
+    memory = f"{memory_bytes >> 20} MiB" if memory_bytes else "capped"
+    memory_how = (messages.say("limits_memory_cgroup", version=found.cgroup) if found.cgroup
+                  else messages.say("limits_memory_rss"))
+    tasks_how = messages.say("limits_tasks_cgroup" if found.cgroup else "limits_tasks_poll")
+    disk_how = ("limits_disk_tmpfs" if found.bwrap or found.private_mounts
+                else "limits_disk_landlock" if found.landlock else "limits_disk_walk")
+    return messages.say("limits_summary", memory=memory, memory_how=memory_how, tasks=PROCESS_LIMIT,
+                        tasks_how=tasks_how, disk=DISK_QUOTA >> 20, disk_how=messages.say(disk_how))
 
 
 def _why_off(found: Confinement, layer: str) -> str:
@@ -418,7 +545,12 @@ def explain(device: str = "cpu") -> list[Layer]:
     scope = messages.say("layer_landlock_scope") if found.landlock >= 6 else messages.say("layer_landlock_noscope")
     uid_off = _why_off(found, f"uid {SANDBOX_UID}") if os.geteuid() == 0 else messages.say("layer_uid_not_root")
     return [
-        Layer("limits", True, messages.say("layer_limits")),
+        Layer("limits", True, messages.say("layer_limits", limits=limits_summary(found))),
+        Layer("cgroup", bool(found.cgroup), messages.say("layer_cgroup", version=found.cgroup) if found.cgroup
+              else _why_off(found, "cgroup")),
+        Layer("private mounts", found.private_mounts,
+              messages.say("layer_private_mounts", size=TMPFS_BYTES >> 20) if found.private_mounts
+              else messages.say("layer_bwrap_has_it") if found.bwrap else _why_off(found, "private mounts")),
         Layer("uid", found.uid is not None,
               messages.say("layer_uid", uid=found.uid) if found.uid is not None else
               messages.say("layer_uid_kept", uid=os.geteuid(), reason=uid_off)),
@@ -440,6 +572,8 @@ def protect_judge() -> None:
     or ``fd`` without ``CAP_SYS_PTRACE``, which no worker has."""
     privileges.set_dumpable(False)
     remove_leftovers()
+    if os.environ.get(CGROUPS_ENV) != "off":
+        cgroup.remove_leftovers(_running)
 
 
 def warm_confinement(device: str = "cpu") -> Confinement:
@@ -477,7 +611,7 @@ def _die_with_parent() -> None:
 
 
 def confine_forked_worker(scratch: Path, memory_bytes: int, output_fd: int, keep_fds: tuple[int, ...],
-                          parent: int, uid: int | None) -> None:
+                          parent: int, uid: int | None, private_mounts: bool = False) -> None:
     """Confine a worker just forked from the zygote, before any submission code runs in it.
 
     As :func:`start` does for a fresh worker below L2: a new session, the limits, the uid and the death with
@@ -489,7 +623,7 @@ def confine_forked_worker(scratch: Path, memory_bytes: int, output_fd: int, keep
     worker.
     """
     os.setsid()
-    _limits(memory_bytes, uid, parent)()
+    _limits(memory_bytes, uid, parent, scratch=scratch if private_mounts else None)()
     privileges.set_dumpable(True)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)

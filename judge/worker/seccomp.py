@@ -11,7 +11,9 @@ covered too. Everything is allowed except the calls in ``DENIED``, which fail wi
 * the network (``socket``, ``socketpair``), and ``io_uring``, whose operations seccomp cannot see;
 * touching other processes: ``kill`` and friends, ``ptrace``, ``process_vm_*``, ``pidfd_*``;
 * leaving the session or the limits: ``setsid``, ``setpgid``, ``setrlimit``, ``prlimit64``;
-* namespaces, mounts, kernel keys, BPF, modules and the other administrator calls.
+* namespaces, mounts, kernel keys, BPF, modules and the other administrator calls;
+* where no memory cgroup counts a worker's pages (``deny_memfd``): ``memfd_create`` and ``memfd_secret``, whose
+  files no resident set shows and a submission has no use for.
 
 Only the machine's native architecture is allowed: a call through another ABI (``int 0x80``) kills the calling
 thread (libseccomp's default for a foreign architecture).
@@ -84,7 +86,10 @@ def _check(result: int, what: str) -> None:
         raise OSError(-result, f"seccomp: {what} failed")
 
 
-def install() -> None:
+MEMFD = ("memfd_create", "memfd_secret")
+
+
+def install(deny_memfd: bool = False) -> None:
     """Load the filter into this process and all its threads; raises ``OSError`` when it cannot be loaded."""
     lib = _library()
     ctx = lib.seccomp_init(ACT_ALLOW)
@@ -93,7 +98,7 @@ def install() -> None:
     try:
         _check(lib.seccomp_attr_set(ctx, ATTR_TSYNC, 1), "TSYNC")
         deny = ACT_ERRNO | errno.EPERM
-        for name in DENIED:
+        for name in DENIED + (MEMFD if deny_memfd else ()):
             number = lib.seccomp_syscall_resolve_name(name.encode())
             if number >= 0:  # a call this architecture does not have cannot be made
                 _check(lib.seccomp_rule_add_array(ctx, deny, number, 0, None), name)

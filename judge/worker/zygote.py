@@ -8,12 +8,12 @@ a fresh worker's (:class:`judge.worker.main.Lockdown`): every worker forked lock
 Control protocol on a Unix ``SOCK_SEQPACKET`` socket, one JSON object per packet:
 
 * zygote -> parent, once: ``ready`` (``pid``: its own, as its PID namespace numbers it).
-* parent -> zygote: ``fork`` (``memory_bytes``, ``uid``) with four descriptors attached: the worker's ends of the
+* parent -> zygote: ``fork`` (``memory_bytes``, ``uid``, ``private_mounts``) with four descriptors attached: the worker's ends of the
   request, response and output pipes, and the submission, open for reading. The zygote copies the submission
   into a fresh scratch directory of its own (removed when the worker is released, so nothing a worker writes
   reaches the next) and forks; the child confines itself (:func:`judge.worker.sandbox.confine_forked_worker`)
   and runs the worker protocol (:func:`judge.worker.main.serve`). The zygote closes its copies of the
-  descriptors and answers ``forked`` (``pid``, in its namespace) or ``fork_failed`` (``reason``).
+  descriptors and answers ``forked`` (``pid``, in its namespace, and ``scratch``, the worker's directory) or ``fork_failed`` (``reason``).
 * zygote -> parent: ``exited`` (``pid``, ``status``: exit code, or minus the signal, as ``subprocess`` says)
   when a worker ends. The worker is left a zombie, so its pid cannot be reused while the parent may still
   signal it, until the parent sends ``release`` (``pid``); a worker still running then is killed first.
@@ -70,7 +70,8 @@ def _run_child(message: dict[str, Any], fds: list[int], zygote: int, scratch: st
         request_r, response_w, output_w = fds
         uid = message.get("uid")
         sandbox.confine_forked_worker(Path(scratch), int(message["memory_bytes"]), output_w,
-                                      (request_r, response_w), zygote, None if uid is None else int(uid))
+                                      (request_r, response_w), zygote, None if uid is None else int(uid),
+                                      bool(message.get("private_mounts")))
         main.serve(os.fdopen(request_r, "rb"), os.fdopen(response_w, "wb"), os.path.join(scratch, "solution.py"),
                    lockdown)
         code = 0
@@ -150,7 +151,7 @@ class Zygote:
             os.close(fd)
         self.running.add(pid)
         self.scratch[pid] = scratch
-        _send(self.control, {"type": "forked", "pid": pid})
+        _send(self.control, {"type": "forked", "pid": pid, "scratch": scratch})
 
     def report_ended(self) -> None:
         for pid in sorted(self.running):
@@ -211,7 +212,7 @@ def main() -> None:
     lockdown = Lockdown.from_argv(sys.argv[2:])
     if lockdown.secrets is not None:  # the read-only paths are the same for every worker: found once, here
         secrets = lockdown.secrets.resolved()
-        lockdown = Lockdown(lockdown.seccomp, secrets, tuple(landlock.readable(secrets)))
+        lockdown = Lockdown(lockdown.seccomp, secrets, tuple(landlock.readable(secrets)), lockdown.memfd)
     if lockdown.seccomp:
         seccomp.warm_up()
     landlock.abi()

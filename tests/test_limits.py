@@ -1,0 +1,155 @@
+"""The resource limits' mechanisms one by one: cgroups, private mounts, the memfd refusal, the disk measure.
+
+The hostile submissions in ``tests/adversarial/`` (memfd, tmpfs and shared-mapping hoards, a thread bomb, disk
+fillers) prove them end to end, at every level, through ``judge submit`` and ``judge grade``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from judge.worker import cgroup, mounts, procfs, sandbox
+from tests.conftest import REPO
+
+needs_cgroup = pytest.mark.skipif(isinstance(cgroup.available(), str), reason="no cgroup here")
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="private mounts need root")
+
+
+def _python(code: str, preexec=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                          cwd=REPO, preexec_fn=preexec, timeout=60)
+
+
+@pytest.mark.parametrize("deny, expected", [(True, "refused"), (False, "allowed")])
+def test_the_filter_refuses_memfd_only_where_no_cgroup_counts_it(deny, expected):
+    result = _python(f"""
+        import os
+        from judge.worker import seccomp
+        seccomp.install(deny_memfd={deny})
+        try:
+            os.memfd_create("x")
+            print("allowed")
+        except PermissionError:
+            print("refused")
+    """)
+    assert result.stdout.strip() == expected, result.stderr
+
+
+def test_lockdown_carries_the_memfd_refusal_on_its_command_line():
+    from judge.worker.main import Lockdown
+
+    assert Lockdown.from_argv(Lockdown(True, memfd=False).argv()).memfd is False
+    assert Lockdown.from_argv(Lockdown(True).argv()).memfd is True
+
+
+@needs_cgroup
+def test_a_cgroup_counts_memfd_pages_and_the_oom_kill_and_is_removed():
+    group = cgroup.create(128 << 20, 16)
+    assert group is not None
+    try:
+        result = _python("""
+            import os
+            fds = [os.memfd_create(str(i)) for i in range(40)]
+            for fd in fds:
+                os.write(fd, b"m" * (8 << 20))
+            print("survived")
+        """, preexec=lambda: group.join(os.getpid()))
+        assert result.returncode == -9 and "survived" not in result.stdout
+        assert group.oom_kills() >= 1 and group.peak_bytes() >= 100 << 20
+        assert group.cpu_s() > 0
+    finally:
+        group.remove()
+    assert not any(d.exists() for d in group.dirs.values())
+
+
+@needs_cgroup
+def test_a_cgroup_refuses_threads_above_its_task_limit():
+    group = cgroup.create(512 << 20, 20)
+    try:
+        result = _python("""
+            import threading, time
+            threading.stack_size(64 << 10)
+            started = 0
+            try:
+                for _ in range(100):
+                    threading.Thread(target=time.sleep, args=(5,), daemon=True).start()
+                    started += 1
+            except RuntimeError:
+                pass
+            print(started)
+        """, preexec=lambda: group.join(os.getpid()))
+        assert int(result.stdout) < 20, result.stderr
+    finally:
+        group.remove()
+
+
+@needs_root
+def test_private_mounts_leave_only_a_sized_scratch_tmpfs_writable(tmp_path):
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    (scratch / "solution.py").write_text("x = 1\n")
+    outside = tmp_path / "outside"
+
+    def confine() -> None:
+        mounts.private_scratch(scratch, b"y = 2\n", 4 << 20, None)
+
+    result = _python(f"""
+        import os
+        print(open("solution.py").read().strip())
+        for path in ({str(outside)!r}, "/dev/shm/adv-canary-x", "/tmp/adv-canary-x"):
+            try:
+                open(path, "w")
+                print("wrote", path)
+            except OSError as exc:
+                print("refused", exc.errno)
+        try:
+            with open("big", "wb") as f:
+                f.write(b"b" * (8 << 20))
+            print("wrote big")
+        except OSError as exc:
+            print("full", exc.errno)
+    """, preexec=confine)
+    lines = result.stdout.split("\n")
+    assert lines[0] == "y = 2" and lines[1:4] == ["refused 30"] * 3 and lines[4] == "full 28", result.stdout
+    assert (scratch / "solution.py").read_text() == "x = 1\n" and not outside.exists()
+
+
+def test_written_bytes_walks_a_directory_and_reads_a_tmpfs_whole(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "f").write_bytes(b"x" * (1 << 20))
+    assert procfs.written_bytes(os.getpid(), (str(tmp_path),), 0) >= 1 << 20
+    assert procfs.written_bytes(os.getpid(), (str(tmp_path),), 1 << 20) == 0  # a large file system: not the worker's
+
+
+def test_every_worker_limit_is_in_the_doctors_limits_line():
+    found = sandbox.confinement()
+    line = sandbox.limits_summary(found)
+    assert f"{sandbox.PROCESS_LIMIT} threads" in line and f"{sandbox.DISK_QUOTA >> 20} MiB written" in line
+    assert ("cgroup" in line) == bool(found.cgroup)
+
+
+def test_bubblewrap_mounts_dev_read_only_and_every_tmpfs_with_a_size(tmp_path):
+    args = sandbox._bwrap_args("bwrap", tmp_path)
+    assert args[args.index("--dev") + 2: args.index("--dev") + 4] == ["--remount-ro", "/dev"]
+    assert all(args[i - 2] == "--size" for i, a in enumerate(args) if a == "--tmpfs")
+
+
+@needs_cgroup
+def test_the_groups_of_a_killed_judge_are_removed_by_the_next():
+    dead = 2 ** 22 - 7  # far above any pid in use here
+    left = cgroup.create(64 << 20, 8)
+    mine = cgroup.create(64 << 20, 8)
+    try:
+        for directory in set(left.dirs.values()):
+            directory.rename(directory.with_name(f"judge-{dead}-0"))
+        removed = cgroup.remove_leftovers(lambda pid: pid != dead)
+        assert removed and all(f"judge-{dead}-0" in path for path in removed)
+        assert all(d.exists() for d in mine.dirs.values())
+    finally:
+        mine.remove()
