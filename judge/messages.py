@@ -66,7 +66,7 @@ CATALOGUE: dict[str, str] = {
     "limits_disk_landlock": "the parent's measure of its scratch directory, the only place Landlock lets it write",
     "layer_cgroup": "each worker in a cgroup v{version} of its own, removed after it: memory.max counts every page it touches, pids.max its threads, CPU from the group",
     "layer_private_mounts": "each worker in a mount namespace of its own: everything read-only but a {size} MiB tmpfs over its scratch directory",
-    "cgroups_off": "{env}=off",  # JUDGE_CGROUPS or JUDGE_PRIVATE_MOUNTS
+    "layer_env_off": "{env}=off",  # a layer turned off by JUDGE_CGROUPS or JUDGE_PRIVATE_MOUNTS
     "layer_bwrap_has_it": "bubblewrap gives each worker its own mounts: sized tmpfs for /tmp and its scratch directory, /dev read-only",
     "ended_threads": "stopped at {tasks} threads (limit {limit})",
     "ended_disk": "wrote {written} MiB where it may write (disk quota {quota} MiB)",

@@ -428,7 +428,7 @@ def _probe(cap: str, capped_because: str) -> Confinement:
 def _cgroup_version(missing: list[str]) -> int:
     """The cgroup version workers get; why none, added to ``missing``."""
     if os.environ.get(CGROUPS_ENV) == "off":
-        missing.append(messages.say("layer_off", layer="cgroup", reason=messages.say("cgroups_off", env=CGROUPS_ENV)))
+        missing.append(messages.say("layer_off", layer="cgroup", reason=messages.say("layer_env_off", env=CGROUPS_ENV)))
         return 0
     found = cgroup.available()
     if isinstance(found, str):
@@ -440,7 +440,7 @@ def _cgroup_version(missing: list[str]) -> int:
 def _private_mounts_work(base: Confinement, missing: list[str]) -> bool:
     """Below L2: whether a probe in a mount namespace of its own, with a sized scratch tmpfs, starts here."""
     if os.geteuid() != 0 or os.environ.get(PRIVATE_MOUNTS_ENV) == "off":
-        reason = messages.say("cgroups_off", env=PRIVATE_MOUNTS_ENV) if os.geteuid() == 0 else messages.say(
+        reason = messages.say("layer_env_off", env=PRIVATE_MOUNTS_ENV) if os.geteuid() == 0 else messages.say(
             "layer_uid_not_root")
         missing.append(messages.say("layer_off", layer="private mounts", reason=reason))
         return False
