@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import functools
 import os
 import platform
 import sys
 from dataclasses import dataclass, field
 from typing import Iterable
+
+from judge.worker import libc
 
 SYSCALLS = {"x86_64": (444, 445, 446), "aarch64": (444, 445, 446)}
 """``landlock_create_ruleset``, ``landlock_add_rule``, ``landlock_restrict_self`` (the generic numbers)"""
@@ -74,19 +75,13 @@ class _PathBeneathAttr(ctypes.Structure):
     _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
 
-@functools.cache
-def _libc() -> ctypes.CDLL:
-    """Loaded once (a zygote's children inherit it): each ``CDLL`` costs most of a millisecond."""
-    return ctypes.CDLL(None, use_errno=True)
-
-
 def _syscall(index: int, *args: object) -> int:
     numbers = SYSCALLS.get(platform.machine())
     if numbers is None:
         raise OSError(errno.ENOSYS, f"landlock: unknown system call numbers on {platform.machine()}")
-    libc = _libc()
-    libc.syscall.restype = ctypes.c_long
-    result = libc.syscall(ctypes.c_long(numbers[index]), *args)
+    c = libc.load()
+    c.syscall.restype = ctypes.c_long
+    result = c.syscall(ctypes.c_long(numbers[index]), *args)
     if result < 0:
         code = ctypes.get_errno()
         raise OSError(code, f"landlock: {os.strerror(code)}")
@@ -268,7 +263,7 @@ def restrict(worker_rules: Rules, secrets: Secrets, version: int | None = None) 
             _add(ruleset, path, WRITE, fs)
         for path in worker_rules.devices:
             _add(ruleset, path, READ_FILE | WRITE_FILE | TRUNCATE | IOCTL_DEV, fs)
-        if _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        if libc.load().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), "landlock: cannot set no_new_privs")
         _syscall(2, ctypes.c_int(ruleset), ctypes.c_uint32(0))
     finally:

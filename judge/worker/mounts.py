@@ -14,6 +14,8 @@ import ctypes
 import os
 from pathlib import Path
 
+from judge.worker import libc
+
 CLONE_NEWNS = 0x00020000
 AT_FDCWD = -100
 AT_RECURSIVE = 0x8000
@@ -29,27 +31,17 @@ class _MountAttr(ctypes.Structure):
                 ("userns_fd", ctypes.c_uint64)]
 
 
-def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL(None, use_errno=True)
-
-
-def _checked(result: int, what: str) -> None:
-    if result != 0:
-        code = ctypes.get_errno()
-        raise OSError(code, f"{what}: {os.strerror(code)}")
-
-
 def private_scratch(scratch: Path, solution: bytes, size: int, uid: int | None) -> None:
     """In the calling process (root, one thread, before its uid changes): a mount namespace of its own with
     every inherited mount read-only, and a ``size``-byte tmpfs over ``scratch`` holding ``solution.py``."""
-    libc = _libc()
-    _checked(libc.unshare(CLONE_NEWNS), "unshare")
+    c = libc.load()
+    libc.checked(c.unshare(CLONE_NEWNS), "unshare")
     attr = _MountAttr(MOUNT_ATTR_RDONLY, 0, MS_PRIVATE, 0)
-    _checked(libc.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, b"/", AT_RECURSIVE, ctypes.byref(attr),
+    libc.checked(c.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, b"/", AT_RECURSIVE, ctypes.byref(attr),
                           ctypes.sizeof(attr)), "mount_setattr")
     owner = 0 if uid is None else uid
     options = f"size={size},mode=0700,uid={owner},gid={owner}".encode()
-    _checked(libc.mount(b"tmpfs", str(scratch).encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options), "mount")
+    libc.checked(c.mount(b"tmpfs", str(scratch).encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options), "mount")
     target = scratch / "solution.py"
     target.write_bytes(solution)
     target.chmod(0o644)

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import functools
+
+from judge.worker import libc
 
 PR_CAPBSET_DROP = 24
 PR_SET_DUMPABLE = 4
@@ -35,26 +36,14 @@ class _Data(ctypes.Structure):
     _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
 
 
-@functools.cache
-def _libc() -> ctypes.CDLL:
-    """Loaded once (a zygote's children inherit it): each ``CDLL`` costs most of a millisecond."""
-    return ctypes.CDLL(None, use_errno=True)
-
-
 def _prctl(*args: int) -> int:
-    return _libc().prctl(*(ctypes.c_ulong(a) for a in args), *(ctypes.c_ulong(0) for _ in range(5 - len(args))))
-
-
-def _checked(result: int, what: str) -> None:
-    if result != 0:
-        code = ctypes.get_errno()
-        raise OSError(code, f"{what}: {errno.errorcode.get(code, code)}")
+    return libc.load().prctl(*(ctypes.c_ulong(a) for a in args), *(ctypes.c_ulong(0) for _ in range(5 - len(args))))
 
 
 def capabilities() -> tuple[int, int, int]:
     """This process's effective, permitted and inheritable sets, as bit masks."""
     header, data = _Header(CAPABILITY_VERSION_3, 0), (_Data * 2)()
-    _checked(_libc().capget(ctypes.byref(header), data), "capget")
+    libc.checked(libc.load().capget(ctypes.byref(header), data), "capget")
     return tuple(data[0].__getattribute__(f) | data[1].__getattribute__(f) << 32  # type: ignore[return-value]
                  for f in ("effective", "permitted", "inheritable"))
 
@@ -72,20 +61,20 @@ def drop_bounding() -> None:
     if not capabilities()[0] >> CAP_SETPCAP & 1:
         return
     for cap in range(_last_cap() + 1):
-        _checked(_prctl(PR_CAPBSET_DROP, cap), f"dropping capability {cap} from the bounding set")
+        libc.checked(_prctl(PR_CAPBSET_DROP, cap), f"dropping capability {cap} from the bounding set")
 
 
 def drop_all() -> None:
     """``no_new_privs``; empty ambient, inheritable, permitted and effective sets (and the bounding set, if it
     still can). Raises ``OSError`` if any capability is left."""
-    _checked(_prctl(PR_SET_NO_NEW_PRIVS, 1), "no_new_privs")
+    libc.checked(_prctl(PR_SET_NO_NEW_PRIVS, 1), "no_new_privs")
     drop_bounding()
     _prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)  # EINVAL on kernels without ambient sets: nothing to clear
     header, data = _Header(CAPABILITY_VERSION_3, 0), (_Data * 2)()
-    _checked(_libc().capset(ctypes.byref(header), data), "capset")
+    libc.checked(libc.load().capset(ctypes.byref(header), data), "capset")
     if any(capabilities()):
         raise OSError(errno.EPERM, "capabilities are left after dropping them")
 
 
 def set_dumpable(dumpable: bool) -> None:
-    _checked(_prctl(PR_SET_DUMPABLE, int(dumpable)), "PR_SET_DUMPABLE")
+    libc.checked(_prctl(PR_SET_DUMPABLE, int(dumpable)), "PR_SET_DUMPABLE")

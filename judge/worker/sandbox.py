@@ -32,7 +32,6 @@ testing the weaker layers on a machine that has the stronger ones.
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import os
 import resource
@@ -50,7 +49,7 @@ import judge
 from judge import messages
 from judge.errors import BadInput
 from judge.places import cache_dir, data_home
-from judge.worker import cgroup, landlock, mounts, privileges
+from judge.worker import cgroup, landlock, libc, mounts, privileges
 from judge.worker.main import Lockdown
 
 PR_SET_PDEATHSIG = 1
@@ -229,7 +228,7 @@ def _limits(memory_bytes: int, uid: int | None, parent: int | None = None, bound
             os.setgroups([])
             os.setresgid(uid, uid, uid)
             os.setresuid(uid, uid, uid)
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # after setresuid, which clears it
+        libc.load().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # after setresuid, which clears it
         if os.getppid() != parent:  # the judge died before the line above took effect
             os._exit(1)
 
@@ -607,7 +606,7 @@ def start_zygote(control_fd: int, device: str = "cpu") -> Started:
 
 
 def _die_with_parent() -> None:
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    libc.load().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def confine_forked_worker(scratch: Path, memory_bytes: int, output_fd: int, keep_fds: tuple[int, ...],
