@@ -12,28 +12,23 @@ gives (the layers use ``setup_context``, catalogue §7.17).
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 import torch
 from torch import nn
 from torch.autograd import gradcheck, gradgradcheck
 from torch.func import functional_call, vjp
 
+from judge.author.reference import load_reference
 from judge.package.build import build_objects
 from judge.package.kinds.autograd_layers import CustomLinear, CustomSigmoid, CustomTanh
 from judge.package.kinds.custom import BUGS
 from judge.package.problem import find_problem
-from tests.conftest import REPO
 
 SLUG = "backprop-bug-finder"
 
 
 def _reference():
-    spec = importlib.util.spec_from_file_location("bbf_reference", REPO / "solutions" / f"{SLUG}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.Solution()
+    return load_reference(find_problem(SLUG)).Solution()
 
 
 CASES = [c for c in find_problem(SLUG).cases if not c.hidden]

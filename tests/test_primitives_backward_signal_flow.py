@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 
 import pytest
 import torch
 from torch import nn
 
+from judge.author.reference import load_reference
 from judge.package.build import build_objects
 from judge.package.problem import find_problem
 
@@ -16,10 +16,7 @@ SLUG = "backward-signal-flow"
 
 
 def _reference():
-    spec = importlib.util.spec_from_file_location("reference_bsf", find_problem(SLUG).reference)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.Solution()
+    return load_reference(find_problem(SLUG)).Solution()
 
 
 def _measured_cases():

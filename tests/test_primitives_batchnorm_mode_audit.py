@@ -8,13 +8,12 @@ rule itself (the unbiased batch variance in ``running_var``) is checked against 
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from judge.author.reference import load_reference
 from judge.package.build import build_objects, resolve_args
 from judge.package.problem import find_problem
 
@@ -24,10 +23,7 @@ MEASURING = [(case, call) for case in PROBLEM.cases for call in case.calls
 
 
 def _reference():
-    spec = importlib.util.spec_from_file_location("batchnorm_mode_audit_reference", PROBLEM.reference)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.Solution()
+    return load_reference(PROBLEM).Solution()
 
 
 def _functional(model: nn.Module, x: torch.Tensor, training: bool, steps: int = 1):

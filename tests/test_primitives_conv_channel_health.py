@@ -8,7 +8,6 @@ default Conv2d init has ``init_ratio`` ≈ 1/√6 ≈ 0.41 ('bad_init'), ``kaimi
 
 from __future__ import annotations
 
-import importlib.util
 import math
 
 import pytest
@@ -16,6 +15,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from judge.author.reference import load_reference
 from judge.package.build import build_objects, resolve_args
 from judge.package.problem import find_problem
 
@@ -25,10 +25,7 @@ SAMPLE_REPORTS = [(case, call) for case in PROBLEM.cases if not case.hidden
 
 
 def _reference():
-    spec = importlib.util.spec_from_file_location("conv_channel_health_reference", PROBLEM.reference)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.Solution()
+    return load_reference(PROBLEM).Solution()
 
 
 def _from_primitives(model: nn.Sequential, x: torch.Tensor) -> list[dict]:

@@ -8,24 +8,19 @@ the parameters whose status is ``'ok'`` (it skips ``None`` gradients, and a zero
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 import torch
 from torch import nn
 
+from judge.author.reference import load_reference
 from judge.package.build import build_objects
 from judge.package.problem import find_problem
-from tests.conftest import REPO
 
 SLUG = "disconnected-parameters"
 
 
 def _reference():
-    spec = importlib.util.spec_from_file_location("dp_reference", REPO / "solutions" / f"{SLUG}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.Solution()
+    return load_reference(find_problem(SLUG)).Solution()
 
 
 def _measured_cases():

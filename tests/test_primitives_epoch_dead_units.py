@@ -7,13 +7,12 @@ additions included) and an ``Interpreter`` records every module's output as the 
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 import torch
 import torch.fx
 import torch.nn as nn
 
+from judge.author.reference import load_reference
 from judge.package.build import build_objects, resolve_args
 from judge.package.problem import find_problem
 
@@ -22,10 +21,7 @@ MEASURING = [(case, call) for case in PROBLEM.cases for call in case.calls if ca
 
 
 def _reference():
-    spec = importlib.util.spec_from_file_location("epoch_dead_units_reference", PROBLEM.reference)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.Solution()
+    return load_reference(PROBLEM).Solution()
 
 
 class _Recorder(torch.fx.Interpreter):

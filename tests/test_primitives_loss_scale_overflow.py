@@ -10,23 +10,18 @@ any inf or NaN, which GradScaler then treats as an overflow) and with ``torch.nn
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 import torch
 
+from judge.author.reference import load_reference
 from judge.package.build import build_objects, resolve_args
 from judge.package.problem import find_problem
-from tests.conftest import REPO
 
 SLUG = "loss-scale-overflow"
 
 
 def _reference():
-    spec = importlib.util.spec_from_file_location("lso_reference", REPO / "solutions" / f"{SLUG}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.Solution()
+    return load_reference(find_problem(SLUG)).Solution()
 
 
 def _calls(method):

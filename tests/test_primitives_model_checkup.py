@@ -11,7 +11,6 @@ forward hooks on the ReLUs, and the init targets use ``nn.init.calculate_gain`` 
 
 from __future__ import annotations
 
-import importlib.util
 import math
 
 import pytest
@@ -19,6 +18,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from judge.author.reference import load_reference
 from judge.package.build import build_objects, resolve_args
 from judge.package.problem import find_problem
 
@@ -27,10 +27,7 @@ CHECKUPS = [(case, call) for case in PROBLEM.cases for call in case.calls if cal
 
 
 def _reference():
-    spec = importlib.util.spec_from_file_location("model_checkup_reference", PROBLEM.reference)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.Solution()
+    return load_reference(PROBLEM).Solution()
 
 
 def _gain(following: nn.Module | None) -> tuple[float, bool]:

@@ -11,13 +11,13 @@ is not stopped even when its final loss is above 1e4.
 from __future__ import annotations
 
 import copy
-import importlib.util
 import math
 
 import pytest
 import torch
 import torch.nn as nn
 
+from judge.author.reference import load_reference
 from judge.package.build import build_objects, resolve_args
 from judge.package.problem import find_problem
 
@@ -27,10 +27,7 @@ MAX_LOSS = 1e4
 
 
 def _reference():
-    spec = importlib.util.spec_from_file_location("train_and_diagnose_reference", PROBLEM.reference)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.Solution()
+    return load_reference(PROBLEM).Solution()
 
 
 def _case(name: str):
