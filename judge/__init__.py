@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
-
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":  # written once, in pyproject.toml (judge.machine.judge_version)
+        from judge.machine import judge_version
+
+        return judge_version()
     if name == "check":
         from judge.practice.notebook import check
 

@@ -340,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         return exc.exit_code
     except KeyboardInterrupt:
         print("judge: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except Exception as exc:  # noqa: BLE001 -- one line, never a bare traceback, for the judge's own bugs too
         print(f"judge: {messages.say('internal', reason=f'{type(exc).__name__}: {exc}')}", file=sys.stderr)
         return EXIT_INTERNAL

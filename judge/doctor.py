@@ -12,15 +12,15 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from judge import __version__, messages
-from judge.machine import cpu_model, gpus, torch_version
+from judge import messages
+from judge.machine import cpu_model, gpus, judge_version, torch_version
 
 Section = Callable[[], list[str]]
 
 
 def version_line() -> str:
     """What ``judge --version`` prints."""
-    return messages.say("version", version=__version__, torch=torch_version())
+    return messages.say("version", version=judge_version(), torch=torch_version())
 
 
 def version() -> list[str]:

@@ -1,4 +1,5 @@
-"""What this machine is, as far as results and timings depend on it: torch version and CPU model."""
+"""What this installation and machine are, as far as results and timings depend on them: the judge's own
+version, torch's, and the CPU model."""
 
 from __future__ import annotations
 
@@ -14,6 +15,20 @@ import torch
 for i in range(torch.cuda.device_count() if torch.cuda.is_available() else 0):
     print(f"cuda:{i} {torch.cuda.get_device_name(i)}")
 """
+
+
+DISTRIBUTION = "torch-diagnostics-judge"
+"""the judge's name on PyPI (``pyproject.toml``): its version is written there, and only there"""
+
+
+@functools.lru_cache(maxsize=None)
+def judge_version() -> str:
+    """The installed distribution's version (``pip install -e .`` installs its metadata too); a source tree run
+    without installing it says so rather than guessing."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
 
 
 @functools.lru_cache(maxsize=None)  # reads package metadata: milliseconds, once per report otherwise

@@ -22,7 +22,7 @@ from judge.errors import BadInput
 from judge.package import kinds
 from judge.package.build import build_objects, checksum, seeded
 from judge.package.cases import parse_case
-from judge.package.describe import describe_object
+from judge.package.kinds import describe_object
 from judge.package.kinds import state
 from judge.package.kinds.autograd_layers import LinearFunction, SigmoidFunction, TanhFunction
 from judge.package.kinds.layers import kind_of

@@ -10,7 +10,7 @@ import pytest
 from judge.package.problem import available
 from judge.practice import history
 from judge.practice.history import Attempt, Status
-from judge.practice.home import data_home
+from judge.places import data_home
 from tests.conftest import REFERENCE_SOURCE, SLUG, run_judge
 
 

@@ -18,10 +18,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from judge import __version__
 from judge.errors import BadInput
 from judge.grading.discover import Loaded
 from judge.judging.submission import Plan
+from judge.machine import judge_version
 
 STUDENTS = "students"
 RESULTS = "results.json"
@@ -32,7 +32,7 @@ def judge_key(plan: Plan) -> str:
     methods, limits, cases and expected values. The calibrated time limits are left out on purpose: they
     depend on the machine, and a verdict given on one machine is not redone because another one is used."""
     h = hashlib.sha256()
-    problem = {"version": __version__, "mode": plan.mode, "device": plan.device, "methods": plan.problem.methods,
+    problem = {"version": judge_version(), "mode": plan.mode, "device": plan.device, "methods": plan.problem.methods,
                "limits": plan.problem.meta["limits"]}
     h.update(json.dumps(problem, sort_keys=True).encode())
     for case, expected in zip(plan.cases, plan.expected):

@@ -12,10 +12,6 @@ from judge.package import kinds
 from judge.package.cases import Case
 
 
-def describe_object(spec: dict[str, Any]) -> str:
-    return kinds.describe_object(spec)
-
-
 def describe_call(call: dict[str, Any]) -> str:
     args = ", ".join(a[1:] if isinstance(a, str) and a.startswith("$") else json.dumps(a) for a in call["args"])
     return f"{call['method']}({args})"
@@ -23,5 +19,5 @@ def describe_call(call: dict[str, Any]) -> str:
 
 def describe_inputs(case: Case) -> list[str]:
     """One line per object, then one per call."""
-    return [f"{name} = {describe_object(spec)}" for name, spec in case.objects.items()] + [
+    return [f"{name} = {kinds.describe_object(spec)}" for name, spec in case.objects.items()] + [
         describe_call(call) for call in case.calls]

@@ -18,7 +18,8 @@ from markupsafe import escape
 from markdown_it import MarkdownIt
 
 from judge.errors import BadInput
-from judge.package.describe import describe_call, describe_object
+from judge.package.describe import describe_call
+from judge.package.kinds import describe_object
 from judge.package.problem import Problem
 from judge.package.text import to_terminal
 

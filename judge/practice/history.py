@@ -1,4 +1,4 @@
-"""Every judged attempt, in one SQLite file: ``history.sqlite3`` in :func:`judge.practice.home.data_home`.
+"""Every judged attempt, in one SQLite file: ``history.sqlite3`` in :func:`judge.places.data_home`.
 
 Table ``attempts`` (schema version 1, kept in ``PRAGMA user_version``), one row per ``judge run``,
 ``judge submit`` or notebook check:
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import BadInput
-from judge.practice.home import data_home
+from judge.places import data_home
 
 SCHEMA_VERSION = 1
 SCHEMA = """

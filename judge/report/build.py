@@ -24,11 +24,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from judge import __version__
 from judge.judging.compare import Difference
 from judge.judging.hints import recognise
 from judge.judging.session import CallResult, CaseResult
 from judge.judging.verdict import Verdict, overall
+from judge.machine import judge_version
 from judge.package.describe import describe_inputs
 from judge.package.tolerance import DEFAULT, Tolerance
 
@@ -156,6 +156,6 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
         "visibility": "visible",
         "problem": {"slug": problem.slug, "title": problem.title},
         "submission": submission,
-        "judge": {"version": __version__, "comparison_rule": tolerance.formula, "judge_error": judge_error, **environment},
+        "judge": {"version": judge_version(), "comparison_rule": tolerance.formula, "judge_error": judge_error, **environment},
         "tests": tests,
     }

@@ -18,7 +18,7 @@ from typing import Any
 
 from judge.errors import BadInput
 from judge.practice.history import Attempt
-from judge.practice.home import data_home
+from judge.places import data_home
 
 KEY = re.compile(r"^[0-9]{8}T[0-9]{6}-(run|submit)-[0-9a-f]{12}$")
 

@@ -12,7 +12,6 @@ import os
 from dataclasses import dataclass
 
 TICK = os.sysconf("SC_CLK_TCK")
-PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
 @dataclass(frozen=True)
