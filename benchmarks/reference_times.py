@@ -22,7 +22,8 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="judge-bench-cache-") as cache:
         os.environ["JUDGE_CACHE"] = cache  # read by judge.places when the times are stored
-        from judge.judging.limits import case_limits, reference_times
+        from judge.judging.calibrate import reference_times
+        from judge.judging.limits import case_limits
         from judge.package.problem import available, find_problem
 
         print(f"{'problem':26} {'cases':>5} {'median ms':>9} {'max ms':>7} {'total s':>7}   "
@@ -30,7 +31,7 @@ def main() -> None:
         for slug in args.slugs or available():
             problem = find_problem(slug)
             times = reference_times(problem, "cpu")
-            limits = [c.cpu_s for c in case_limits(problem, problem.cases, "cpu")]
+            limits = [c.cpu_s for c in case_limits(problem, problem.cases, times)]
             values = list(times.values())
             print(f"{slug:26} {len(values):5} {1000 * statistics.median(values):9.1f} {1000 * max(values):7.1f} "
                   f"{sum(values):7.2f}   {min(limits):8.2f}-{max(limits):<8.2f} "

@@ -9,9 +9,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from judge import messages
 from judge.doctor import version_line
@@ -47,37 +46,24 @@ def _solution_path(args: argparse.Namespace) -> Path:
     return Path(args.file) if args.file else Path(f"{args.slug}.py")
 
 
-def _record(report: dict[str, Any], source: str) -> None:
-    """Add the attempt to the learner's history; a history that cannot be written never fails the judgement."""
-    from judge.practice.history import Attempt, record
-
-    try:
-        record(Attempt.from_report(report, source))
-    except BadInput as exc:
-        print(f"judge: {messages.say('not_recorded', reason=exc)}", file=sys.stderr)
-
-
 def _judge(args: argparse.Namespace, mode: str) -> int:
-    from judge.pipeline import failure_report, judge_file
+    """Judge the file given (one that cannot be read is bad input, said in one line), record it in the history,
+    and print its report; the exit status follows the verdict's severity."""
+    from judge.judging.submission import read_submission
+    from judge.judging.verdict import Severity, Verdict, VERDICTS
+    from judge.pipeline import Submitted, judge_guarded
+    from judge.practice.history import record_report
 
     problem = find_problem(args.slug)
     path = _solution_path(args)
-    try:
-        report = judge_file(problem, path, mode, args.device)
-    except JudgeError as exc:
-        if isinstance(exc, BadInput):
-            raise
-        report, code = failure_report(problem, path, mode, args.device, str(exc)), EXIT_INTERNAL
-    except Exception as exc:  # noqa: BLE001 -- a report is written even when the judge itself fails
-        reason = f"{type(exc).__name__}: {exc}"
-        traceback.print_exc(file=sys.stderr)
-        report, code = failure_report(problem, path, mode, args.device, reason), EXIT_INTERNAL
-    else:
-        code = {"accepted": EXIT_OK, "internal_error": EXIT_INTERNAL}.get(report["verdict"], EXIT_NOT_ACCEPTED)
-    _record(report, str(path))
+    report = judge_guarded(problem, mode, args.device, Submitted(path, read_submission(path)))
+    _, warning = record_report(report)
+    if warning:
+        print(f"judge: {warning}", file=sys.stderr)
     color = use_color(args.output is None and sys.stdout.isatty(), args.no_color)
     _write(render(report, args.format, color), args.output)
-    return code
+    exits = {Severity.PASS: EXIT_OK, Severity.FAIL: EXIT_NOT_ACCEPTED, Severity.JUDGE_FAULT: EXIT_INTERNAL}
+    return exits[VERDICTS[Verdict(report["verdict"])].severity]
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -339,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"judge: {exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
-        print("judge: interrupted", file=sys.stderr)
+        print(f"judge: {messages.say('interrupted')}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except Exception as exc:  # noqa: BLE001 -- one line, never a bare traceback, for the judge's own bugs too
         print(f"judge: {messages.say('internal', reason=f'{type(exc).__name__}: {exc}')}", file=sys.stderr)

@@ -65,7 +65,7 @@ def solutions() -> list[str]:
 
 
 def data() -> list[str]:
-    from judge.judging.limits import cache_dir
+    from judge.places import cache_dir
     from judge.practice.history import db_path
 
     home = "JUDGE_HOME" if os.environ.get("JUDGE_HOME") else "default"
@@ -75,15 +75,16 @@ def data() -> list[str]:
 
 
 def security() -> list[str]:
-    from judge.worker import sandbox
+    from judge.worker import probe
 
-    lines = [messages.say("doctor_security", what="judge run / submit", level=sandbox.level("cpu")),
-             messages.say("doctor_security", what="judge grade", level=sandbox.warm_confinement("cpu").describe())]
+    # judge grade's warm workers are forked inside the confinement a fresh worker gets: the same level
+    lines = [messages.say("doctor_security", what=what, level=probe.level("cpu"))
+             for what in ("judge run / submit", "judge grade")]
     if gpus():
-        lines.append(messages.say("doctor_security", what="--device cuda", level=sandbox.level("cuda")))
+        lines.append(messages.say("doctor_security", what="--device cuda", level=probe.level("cuda")))
     lines.append(messages.say("doctor_layers"))
     lines += [messages.say("doctor_layer", mark="x" if layer.active else " ", name=layer.name, detail=layer.detail)
-              for layer in sandbox.explain("cpu")]
+              for layer in probe.explain("cpu")]
     return lines
 
 

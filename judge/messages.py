@@ -43,8 +43,31 @@ CATALOGUE: dict[str, str] = {
     "merge_incomplete": "{path}: the result of student '{student}' is missing; run that shard's 'judge grade' again to finish it",
     "bad_max_level": "JUDGE_MAX_LEVEL is '{value}'; it must be one of {levels}",
     "weak_sandbox": "the workers here run at {level}, which cannot keep hidden cases secret or the judge's files safe from submissions; run 'judge doctor' to see what is missing, or pass --allow-weak-sandbox to grade anyway",
-    # judging
+    # judging: how a call ended (judge.judging.verdict.ENDINGS; the fields are judge.judging.session.ending_fields)
+    "ended_cpu": "stopped after {cpu_s:.2f} s of CPU time (limit {cpu_limit_s:.2f} s)",
+    "ended_wall": "stopped after {wall_s:.2f} s of wall time (limit {wall_limit_s:.2f} s)",
+    "ended_memory": "stopped at {peak_mib:.0f} MiB (limit {memory_limit_mib:.0f} MiB)",
+    "ended_memory_cgroup": "killed by the kernel at its memory limit ({memory_limit_mib:.0f} MiB, counting memfd, tmpfs and shared pages)",
+    "ended_threads": "stopped at {tasks} threads (limit {task_limit})",
+    "ended_disk": "wrote {written_mib} MiB where it may write (disk quota {quota_mib} MiB)",
+    "ended_too_large": "the returned value was larger than the judge accepts",
+    "ended_exit": "the process ended during the call (exit status {status})",
+    "ended_late": "used {cpu_s:.3f} s of CPU, limit {cpu_limit_s:.3f} s",
+    "import_slow": "importing the submission did not finish in time",
+    "import_memory": "importing the submission used too much memory",
+    "import_exit": "the process ended while importing the submission (exit status {status})",
+    "import_bad_reply": "the worker's reply at start-up was not the expected one",
     "import_failed_after_hidden": "the submission failed to import again after a hidden case (details are not shown, as for every hidden case)",
+    "worker_did_not_start": "the worker did not start",
+    "reply_malformed": "the worker's reply was not a well-formed answer to this call",
+    # the report's summary lines (judge.report.build)
+    "report_summary": "{verdict}: {passed}/{total} {scope} passed",
+    "scope_run": "sample cases",
+    "scope_submit": "cases",
+    "case_not_run": "not run: judging stopped after repeated time or memory limit failures",
+    "case_accepted": "accepted",
+    "case_failed": "{verdict} in {method}",
+    "case_failed_at": "{verdict} in {method} at {field}",
     # security level, printed in every report
     "security_level": "{level} ({layers}; {who}; {limits}{missing})",
     "limits_short": "memory counted by {memory}, at most {tasks} threads, {disk} MiB written",
@@ -68,9 +91,6 @@ CATALOGUE: dict[str, str] = {
     "layer_private_mounts": "each worker in a mount namespace of its own: everything read-only but a {size} MiB tmpfs over its scratch directory",
     "layer_env_off": "{env}=off",  # a layer turned off by JUDGE_CGROUPS or JUDGE_PRIVATE_MOUNTS
     "layer_bwrap_has_it": "bubblewrap gives each worker its own mounts: sized tmpfs for /tmp and its scratch directory, /dev read-only",
-    "ended_threads": "stopped at {tasks} threads (limit {limit})",
-    "ended_disk": "wrote {written} MiB where it may write (disk quota {quota} MiB)",
-    "ended_memory_cgroup": "killed by the kernel at its memory limit ({limit} MiB, counting memfd, tmpfs and shared pages)",
     "layer_uid": "workers run as uid {uid}",
     "layer_uid_kept": "workers keep uid {uid}: {reason}",
     "layer_uid_not_root": "the judge does not run as root",
@@ -104,6 +124,7 @@ CATALOGUE: dict[str, str] = {
     "build_drift": "case {case}: the objects built on this machine differ from the ones the expected values were computed on (checksum mismatch); the judge cannot give a fair verdict here -- report this with 'torch {torch}'",
     "reference_failed": "the reference solution failed on case {case}: {reason}",
     "internal": "internal error: {reason}",
+    "interrupted": "interrupted",
     # practice
     "start_written": "wrote the starter for {title} to {path}",
     "start_next": "next: read the problem with 'judge show {slug}', try your solution on the examples with 'judge run {slug}{file}', then 'judge submit {slug}{file}'",
@@ -175,11 +196,6 @@ CATALOGUE: dict[str, str] = {
 
 LIST_COLUMNS = ("status", "problem", "title", "difficulty", "tries", "tags")
 HISTORY_COLUMNS = ("when", "problem", "mode", "verdict", "passed", "cpu time", "code")
-VERDICT_ABBREVIATIONS: dict[str, str] = {
-    "accepted": "AC", "wrong_answer": "WA", "time_limit_exceeded": "TLE", "memory_limit_exceeded": "MLE",
-    "runtime_error": "RE", "compile_error": "CE", "output_format_error": "OFE", "internal_error": "IE",
-}
-"""for the progress line, where the full names do not fit"""
 
 
 def say(key: str, **fields: Any) -> str:

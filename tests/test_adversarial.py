@@ -43,7 +43,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.worker import cgroup, sandbox
+from judge.worker import cgroup, probe
+from judge.worker.confinement import LEVELS, Confinement
 from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, _mlp_case, build_toy, judge_env
 
 SUITE = REPO / "tests" / "adversarial"
@@ -119,26 +120,26 @@ def adversarial_root(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def confinement() -> sandbox.Confinement:
-    return sandbox.confinement()
+def confinement() -> Confinement:
+    return probe.confinement()
 
 
-def _unmet(needs: str | None, found: sandbox.Confinement) -> bool:
+def _unmet(needs: str | None, found: Confinement) -> bool:
     return (needs == "L2" and found.bwrap is None or needs == "L1" and not found.keeps_secrets
             or needs == "uid" and found.uid is None or needs == "cgroup" and not found.cgroup
             or needs == "disk" and not found.disk_bounded)
 
 
-def _at(cap: str | None) -> sandbox.Confinement:
+def _at(cap: str | None) -> Confinement:
     """The confinement judges get with ``JUDGE_MAX_LEVEL=cap`` (None: as this environment says); a test run with
     a lower ``JUDGE_MAX_LEVEL`` skips the levels above it."""
     outer = os.environ.get("JUDGE_MAX_LEVEL", "L2")
-    if cap and sandbox.LEVELS.index(cap) > sandbox.LEVELS.index(outer):
+    if cap and LEVELS.index(cap) > LEVELS.index(outer):
         pytest.skip(f"JUDGE_MAX_LEVEL is {outer}")
     with pytest.MonkeyPatch.context() as patch:
         if cap:
             patch.setenv("JUDGE_MAX_LEVEL", cap)
-        return sandbox.confinement()
+        return probe.confinement()
 
 
 def _snapshot(roots: list[Path]) -> dict[str, tuple[int, int, int]]:

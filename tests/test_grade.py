@@ -53,7 +53,7 @@ def _normalised(value):
     """A report without what differs between two runs of the same submission: times, memory, tracebacks, and
     which of the CPU or the wall clock ran out first (that depends on the machine's load)."""
     if isinstance(value, dict):
-        if value.get("exc") in ("cpu", "wall", "memory", "CloseToLimit"):
+        if value.get("exc") in ("cpu", "wall", "memory", "late"):
             value = {**value, "exc": "memory" if value["exc"] == "memory" else "time", "msg": None}
         return {k: v.split()[0] if k == "security_level" else _normalised(v)  # the level, not its reasons
                 for k, v in value.items() if k not in VOLATILE}

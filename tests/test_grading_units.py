@@ -32,11 +32,11 @@ def test_discover_finds_every_student_and_the_file_to_judge(tmp_path):
     })
     found = {s.student: s for s in discover(root, "toy")}
     assert list(found) == ["ann", "bo.txt", "cat", "dan", "eli", "fay"]
-    assert found["cat"].path == root / "cat/deep/work.py" and found["cat"].problem is None
+    assert found["cat"].path == root / "cat/deep/work.py" and found["cat"].unjudgeable is None
     assert found["dan"].path == root / "dan/b/toy.py"  # named like the problem, nearest the top
-    assert "2 .py files" in found["eli"].problem and "a.py, b.py" in found["eli"].problem
-    assert "no .py file" in found["fay"].problem
-    assert "not Python source" in load(found["bo.txt"]).problem
+    assert "2 .py files" in found["eli"].unjudgeable and "a.py, b.py" in found["eli"].unjudgeable
+    assert "no .py file" in found["fay"].unjudgeable
+    assert "not Python source" in load(found["bo.txt"]).unjudgeable
     assert "fay" not in {s.student for s in discover(root, "toy", skip=root / "fay")}  # e.g. --out inside it
 
 

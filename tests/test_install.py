@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from judge.package.problem import available, bundle, find_problem, problems_roots, solutions_roots
-from judge.worker import sandbox
+from judge.worker import launch, probe
 from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, run_judge
 
 CHECKOUT_PARTS = ("pyproject.toml", "README.md", "judge", "judge_bundle", "problems", "solutions")
@@ -227,7 +227,7 @@ def test_doctor_names_roots_data_and_level(toy_root, tmp_path):
     assert lines[roots + 2] == f"  {bundle() / 'problems'}  (bundled: {bundled} problem(s), 1 shadowed by an earlier root)"
     assert f"calibration cache: {toy_root / 'cache'} (JUDGE_CACHE" in result.stdout
     assert f"attempt history: {Path(os.environ['JUDGE_HOME']) / 'history.sqlite3'} (JUDGE_HOME" in result.stdout
-    assert f"judge run / submit: {sandbox.level()}" in result.stdout
+    assert f"judge run / submit: {probe.level()}" in result.stdout
 
 
 def test_problem_folders_inside_the_workers_view_are_masked(tmp_path, monkeypatch):
@@ -235,7 +235,7 @@ def test_problem_folders_inside_the_workers_view_are_masked(tmp_path, monkeypatc
     for name in ("problems", "solutions"):
         (tmp_path / "course" / name).mkdir(parents=True)
     monkeypatch.setenv("JUDGE_PROBLEMS", str(tmp_path / "course" / "problems"))
-    masked = sandbox._masked_paths([str(tmp_path)])
+    masked = launch.masked_paths([str(tmp_path)])
     assert masked == [str(tmp_path / "course" / "problems"), str(tmp_path / "course" / "solutions")]
-    assert sandbox._masked_paths([str(tmp_path / "course")]) == masked
-    assert sandbox._masked_paths([str(tmp_path / "elsewhere")]) == []
+    assert launch.masked_paths([str(tmp_path / "course")]) == masked
+    assert launch.masked_paths([str(tmp_path / "elsewhere")]) == []

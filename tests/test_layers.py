@@ -16,17 +16,22 @@ LAYERS: list[set[str]] = [
     {"judge.judging"},
     {"judge.report"},
     {"judge.pipeline"},
-    {"judge.author", "judge.practice", "judge.grading", "judge.serve", "judge.doctor", "judge.cli", "judge.__main__"},
+    {"judge.author", "judge.practice", "judge.grading", "judge.serve", "judge.doctor", "judge.cli", "judge.__main__",
+     "judge"},
 ]
 """low to high; a module may import its own layer and the layers below it"""
 ROOT = "judge"
-"""the package itself: importing any module runs it, and it reaches the front ends only inside the functions a
-notebook calls, so it belongs to no layer (``from judge import __version__`` is allowed everywhere)"""
+"""the package itself, in the top layer: it is what a notebook imports (``from judge import check``), and it
+reaches the front ends, so no module below may import it (the version comes from judge.machine); it names only
+itself, not every module under it"""
+MAX_LINES = 400
+VENDORED = REPO / "judge" / "serve" / "static" / "vendor"
+"""third-party files, kept as their authors wrote them"""
 
 
 def layer_of(module: str) -> int | None:
     for index, layer in enumerate(LAYERS):
-        if any(module == name or module.startswith(name + ".") for name in layer):
+        if any(module == name or name != ROOT and module.startswith(name + ".") for name in layer):
             return index
     return None
 
@@ -70,14 +75,38 @@ def _source(module: str) -> tuple[str, str]:
 
 
 def test_every_module_has_a_layer():
-    assert [m for m in MODULES if m != ROOT and layer_of(m) is None] == []
+    assert [m for m in MODULES if layer_of(m) is None] == []
 
 
-@pytest.mark.parametrize("module", [m for m in MODULES if m != ROOT])
+@pytest.mark.parametrize("module", MODULES)
 def test_no_module_imports_a_higher_layer(module):
     own = layer_of(module)
-    upward = sorted(name for name in imported(*_source(module)) if name != ROOT and (layer_of(name) or 0) > own)
+    upward = sorted(name for name in imported(*_source(module)) if layer_of(name) > own)
     assert upward == [], f"{module} (layer {own}) imports {upward}"
+
+
+def test_importing_the_root_package_is_an_upward_import():
+    """``import judge`` (for ``__version__`` or ``__file__``) from any lower layer is caught, the root exempted
+    from nothing; importing a module through it (``from judge import messages``) is importing that module."""
+    assert imported("import judge\n", "judge.worker") == {"judge"}
+    assert layer_of("judge") > layer_of("judge.worker")
+    assert imported("from judge import messages\n", "judge.worker") == {"judge.messages"}
+
+
+SOURCES = sorted(p for p in (REPO / "judge").rglob("*") if p.is_file() and p.suffix in (".py", ".j2", ".js", ".css")
+                 and VENDORED not in p.parents and "__pycache__" not in p.parts)
+
+
+@pytest.mark.parametrize("path", SOURCES + sorted((REPO / "benchmarks").glob("*.py")),
+                         ids=lambda p: str(p.relative_to(REPO)))
+def test_no_module_is_over_the_line_limit(path):
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{path.relative_to(REPO)} has {lines} lines; split it by concern"
+
+
+def test_vendored_files_are_the_only_exemption():
+    assert VENDORED.is_dir() and (VENDORED / "codemirror" / "LICENSE").is_file()
+    assert not [p for p in SOURCES if "vendor" in p.parts]
 
 
 def test_the_check_sees_an_upward_import():

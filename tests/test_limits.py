@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.worker import cgroup, mounts, procfs, sandbox
+from judge.worker import cgroup, confinement, launch, mounts, probe, procfs
 from tests.conftest import REPO
 
 needs_cgroup = pytest.mark.skipif(isinstance(cgroup.available(), str), reason="no cgroup here")
@@ -128,14 +128,14 @@ def test_written_bytes_walks_a_directory_and_reads_a_tmpfs_whole(tmp_path):
 
 
 def test_every_worker_limit_is_in_the_doctors_limits_line():
-    found = sandbox.confinement()
-    line = sandbox.limits_summary(found)
-    assert f"{sandbox.PROCESS_LIMIT} threads" in line and f"{sandbox.DISK_QUOTA >> 20} MiB written" in line
+    found = probe.confinement()
+    line = probe.limits_summary(found)
+    assert f"{confinement.PROCESS_LIMIT} threads" in line and f"{confinement.DISK_QUOTA >> 20} MiB written" in line
     assert ("cgroup" in line) == bool(found.cgroup)
 
 
 def test_bubblewrap_mounts_dev_read_only_and_every_tmpfs_with_a_size(tmp_path):
-    args = sandbox._bwrap_args("bwrap", tmp_path)
+    args = launch.bwrap_args("bwrap", tmp_path)
     assert args[args.index("--dev") + 2: args.index("--dev") + 4] == ["--remount-ro", "/dev"]
     assert all(args[i - 2] == "--size" for i, a in enumerate(args) if a == "--tmpfs")
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.worker import landlock, sandbox
+from judge.worker import confinement, landlock, launch, probe
+from judge.worker.scratch import remove_leftovers, scratch_prefix
 from tests.conftest import TOY_MEMORY_MB, REFERENCE_SOURCE, SLUG, _mlp_case, build_toy, judge_json, run_judge
 
 FILTERED = """
@@ -44,8 +45,8 @@ def test_the_filter_refuses_processes_sockets_and_signals_but_not_threads():
 
 
 def test_the_probe_finds_a_level_and_explains_what_is_missing():
-    found = sandbox.confinement()
-    assert found.level in sandbox.LEVELS
+    found = probe.confinement()
+    assert found.level in confinement.LEVELS
     text = found.describe()
     assert text.startswith(found.level)
     assert (found.level == "L2") == (found.bwrap is not None)
@@ -54,7 +55,7 @@ def test_the_probe_finds_a_level_and_explains_what_is_missing():
 
 
 def test_a_gpu_worker_stops_at_l1():
-    assert sandbox.confinement("cuda").bwrap is None
+    assert probe.confinement("cuda").bwrap is None
 
 
 @pytest.mark.parametrize("cap", ["L0", "L1"])
@@ -80,7 +81,7 @@ def test_the_judges_own_failure_report_prints_the_level_too(tmp_path, write_subm
     shutil.rmtree(root / "cache", ignore_errors=True)
     code, report = judge_json(["run", SLUG, str(write_submission(REFERENCE_SOURCE))], root)
     assert (code, report["verdict"]) == (3, "internal_error")
-    assert report["judge"]["security_level"].startswith(sandbox.confinement().level)
+    assert report["judge"]["security_level"].startswith(probe.confinement().level)
 
 
 def _tree(root, paths):
@@ -108,7 +109,7 @@ def test_landlock_never_allows_an_ancestor_of_a_secret_nor_a_path_inside_one(tmp
 
 
 def test_the_workers_rules_here_expose_no_secret():
-    secrets = sandbox.secrets().resolved()
+    secrets = confinement.secrets().resolved()
     read = landlock.readable(secrets)
     assert read and landlock.check(landlock.rules(read, "/tmp/judge-worker-x"), secrets) == []
     problems = [str(p) for p in secrets.kept]
@@ -146,7 +147,7 @@ def test_a_restricted_process_reads_no_secret_writes_only_its_scratch_and_has_no
     _tree(tmp_path, ["problems/hidden.json"])
     scratch = tmp_path / "scratch"
     scratch.mkdir()
-    judge_file = Path(sandbox.__file__)
+    judge_file = Path(launch.__file__)
     child = subprocess.run([sys.executable, "-I", "-B", "-c", RESTRICTED, str(scratch), str(secret), str(judge_file)],
                            capture_output=True, text=True, timeout=120)
     assert child.returncode == 0, child.stderr
@@ -161,17 +162,17 @@ def test_scratch_directories_of_a_killed_judge_are_removed_and_a_live_ones_kept(
     dead.wait()
     leftover = tmp_path / f"judge-zygote-{dead.pid}-abc"
     (leftover / "judge-worker-def").mkdir(parents=True)
-    live = tmp_path / f"{sandbox.scratch_prefix('worker')}ghi"
+    live = tmp_path / f"{scratch_prefix('worker')}ghi"
     live.mkdir()
     other = tmp_path / "not-the-judges"
     other.mkdir()
-    assert sandbox.remove_leftovers() == [str(leftover)]
+    assert remove_leftovers() == [str(leftover)]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, other.name])
 
 
 def test_doctor_explains_every_layer_and_the_level():
-    layers = sandbox.explain()
-    found = sandbox.confinement()
+    layers = probe.explain()
+    found = probe.confinement()
     assert [layer.name for layer in layers] == ["limits", "cgroup", "private mounts", "uid", "capabilities", "seccomp",
                                                 "Landlock", "bubblewrap", "level"]
     state = {layer.name: layer.active for layer in layers}

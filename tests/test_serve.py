@@ -14,7 +14,7 @@ import pytest
 
 from judge.serve.client import Client, launched
 from judge.serve.security import MAX_BODY
-from judge.worker import sandbox
+from judge.worker import probe
 from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, build_toy, judge_env, judge_json, run_judge
 from tests.test_adversarial import ADVERSARIAL_CASES
 
@@ -124,9 +124,9 @@ def test_no_request_path_reaches_files_outside_the_package_and_the_data(site, pa
 
 
 def test_the_vendored_editor_is_served_from_the_package(site):
-    status, body = site.request("GET", "/static/codemirror/codemirror.js", headers={"cookie": None})
+    status, body = site.request("GET", "/static/vendor/codemirror/codemirror.js", headers={"cookie": None})
     assert status == 200 and b"CodeMirror" in body
-    status, body = site.request("GET", "/static/codemirror/python.js")
+    status, body = site.request("GET", "/static/vendor/codemirror/python.js")
     assert status == 200 and b'defineMode("python"' in body
 
 
@@ -164,7 +164,7 @@ def _attack(name: str) -> str:
 @pytest.mark.parametrize("name", ["33", "03"])
 def test_a_hostile_submission_gets_the_same_verdict_as_judge_submit(site, root, tmp_path, name):
     """33 kills its parent (under the site: the warm zygote) and PID 1; 03 returns an object that lies."""
-    if name == "33" and not sandbox.warm_confinement("cpu").seccomp:
+    if name == "33" and not probe.confinement("cpu").seccomp:
         pytest.skip("the warm workers here have no seccomp filter, which is what stops this attack")
     source = _attack(name)
     submission = tmp_path / f"{SLUG}.py"

@@ -24,14 +24,14 @@ from judge.author.fragility import ERROR
 from judge.author.generate import check_case, mistake_outputs, same_outputs
 from judge.author.reference import load_mistakes, load_reference
 from judge.errors import JudgeError
-from judge.judging.limits import reference_times
+from judge.judging.calibrate import reference_times
 from judge.judging.submission import Plan, make_plan, read_submission
 from judge.package.build import build_objects, checksum
 from judge.package.cases import Case
 from judge.package.problem import Problem, available, find_problem
 from judge.package.statement import render_markdown
 from judge.pipeline import Judge
-from judge.worker.forkserver import Zygote
+from judge.worker.forkserver import ForkServer
 
 Log = Callable[[str], None]
 NEAR_LIMIT_SHARE = 0.5
@@ -140,13 +140,13 @@ class Workers:
     """One warm zygote for the whole run, replaced if it dies: each declared submission is a fork of it."""
 
     def __init__(self) -> None:
-        self.zygote: Zygote | None = None
+        self.zygote: ForkServer | None = None
 
     def judge(self, plan: Plan) -> Judge:
         if self.zygote is None or not self.zygote.alive:
             self.close()
-            self.zygote = Zygote(plan.device)
-        return Judge(plan, self.zygote.launch, self.zygote.level)
+            self.zygote = ForkServer(plan.confinement)
+        return Judge.forked(plan, self.zygote)
 
     def close(self) -> None:
         if self.zygote is not None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from judge import messages
 from judge.errors import BadInput
-from judge.judging.submission import read_submission
+from judge.pipeline import Submitted
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class Submission:
     """the file's name without ``.py``, or the student folder's name"""
     path: Path
     """the file to judge; the student's folder itself when it holds no single candidate"""
-    problem: str | None = None
+    unjudgeable: str | None = None
     """why no file in the student's folder can be judged, else None"""
 
 
@@ -34,17 +34,24 @@ class Loaded:
     """A submission with its bytes, read once: they are hashed, then judged."""
 
     submission: Submission
-    data: bytes
-    """the file's bytes; empty when it cannot be read"""
-    problem: str | None
-    """why it cannot be judged (unreadable, not Python, no single file), else None"""
+    submitted: Submitted
+    """what is judged: the file, its bytes (empty when it cannot be read) and why it cannot be judged, if so"""
+
+    @property
+    def data(self) -> bytes:
+        return self.submitted.data
+
+    @property
+    def unjudgeable(self) -> str | None:
+        """why it cannot be judged (unreadable, not Python, no single file), else None"""
+        return self.submitted.unjudgeable
 
     @property
     def content_sha256(self) -> str:
         """What the verdict depends on besides the problem: the file's name and bytes, or what a student folder
         holds when no file in it can be judged. Never the folder the class sits in, which may move."""
         h = hashlib.sha256()
-        for part in (self.submission.path.name.encode(), (self.submission.problem or "").encode(), self.data):
+        for part in (self.submission.path.name.encode(), (self.submission.unjudgeable or "").encode(), self.data):
             h.update(len(part).to_bytes(8, "big") + part)
         return h.hexdigest()
 
@@ -94,13 +101,6 @@ def discover(root: Path, slug: str, skip: Path | None = None) -> list[Submission
 
 def load(submission: Submission) -> Loaded:
     """Read a submission, recording (never raising) why it cannot be judged."""
-    if submission.problem:
-        return Loaded(submission, b"", submission.problem)
-    try:
-        return Loaded(submission, read_submission(submission.path), None)
-    except BadInput as exc:
-        try:
-            data = submission.path.read_bytes()
-        except OSError:
-            data = b""
-        return Loaded(submission, data, str(exc))
+    if submission.unjudgeable:
+        return Loaded(submission, Submitted(submission.path, b"", unjudgeable=submission.unjudgeable))
+    return Loaded(submission, Submitted.read(submission.path))

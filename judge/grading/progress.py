@@ -11,7 +11,7 @@ import time
 from typing import Protocol, TextIO
 
 from judge import messages
-from judge.judging.verdict import Verdict
+from judge.judging.verdict import VERDICTS
 
 REDRAW_S = 0.1
 
@@ -74,8 +74,8 @@ class Line:
         self.drawn = time.monotonic()
         elapsed = self.drawn - self.started
         eta = _clock(elapsed / self.done * (self.total - self.done)) if self.done else "?"
-        counts = " ".join(f"{messages.VERDICT_ABBREVIATIONS[v.value]} {self.counts[v.value]}"
-                          for v in Verdict if v.value in self.counts) or "-"
+        counts = " ".join(f"{look.short} {self.counts[v.value]}" for v, look in VERDICTS.items()
+                          if v.value in self.counts) or "-"
         line = messages.say("grade_progress", done=self.done, total=self.total, counts=counts,
                             elapsed=_clock(elapsed), eta=eta)
         self.stream.write("\r\x1b[K" + line)

@@ -19,7 +19,7 @@ from judge.grading.store import Store, judge_key, with_grading
 from judge.grading.summary import ClassSummary, summarise
 from judge.judging.submission import make_plan
 from judge.package.problem import Problem
-from judge.worker import sandbox
+from judge.worker import probe
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class Interrupted(KeyboardInterrupt):
 def check_confinement(device: str, allow_weak: bool) -> None:
     """Refuse to grade where the workers cannot keep the hidden cases secret, unless the instructor said so
     (every report then says the level did not protect them)."""
-    confined = sandbox.warm_confinement(device)
+    confined = probe.confinement(device)
     if not confined.keeps_secrets and not allow_weak:
         raise BadInput("weak_sandbox", level=confined.level)
 

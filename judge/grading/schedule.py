@@ -14,28 +14,14 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
-from judge import messages
-from judge.errors import JudgeError
 from judge.grading.discover import Loaded
 from judge.grading.progress import Progress
 from judge.judging.submission import Plan
-from judge.pipeline import Judge, failure_report
-from judge.worker.forkserver import Zygote
+from judge.pipeline import Judge, judge_guarded
+from judge.worker.forkserver import ForkServer
 
 JOIN_S = 0.2
 """how often the main thread wakes while it waits, so Ctrl-C is handled at once"""
-
-
-def _judge_one(judge: Judge, item: Loaded) -> dict[str, Any]:
-    """Like ``judge submit``: an unjudgeable file is a compile error, the judge's own failure an internal error."""
-    path, plan = item.submission.path, judge.plan
-    if item.problem:
-        return judge.unjudgeable(path, item.data, item.problem)
-    try:
-        return judge.judge(path, item.data)
-    except Exception as exc:  # noqa: BLE001 -- a report is written even when the judge itself fails
-        reason = str(exc) if isinstance(exc, JudgeError) else f"{type(exc).__name__}: {exc}"
-        return failure_report(plan.problem, path, plan.mode, plan.device, reason)
 
 
 class _Slot(threading.Thread):
@@ -43,7 +29,7 @@ class _Slot(threading.Thread):
                  save: Callable[[Loaded, dict[str, Any]], None], progress: Progress):
         super().__init__(daemon=True)
         self.plan, self.queue, self.lock, self.stop, self.save, self.progress = plan, queue, lock, stop, save, progress
-        self.zygote: Zygote | None = None
+        self.zygote: ForkServer | None = None
         self.error: BaseException | None = None
 
     def _next(self) -> Loaded | None:
@@ -56,12 +42,10 @@ class _Slot(threading.Thread):
             while item := self._next():
                 if self.zygote is None or not self.zygote.alive:  # first use, or it died: start a new one
                     self._close()
-                    self.zygote = Zygote(self.plan.device)
-                    judge = Judge(self.plan, self.zygote.launch, self.zygote.level)
-                report = _judge_one(judge, item)
-                if not self.zygote.alive:  # its workers died with it: what they did last is not the submission's
-                    report = failure_report(self.plan.problem, item.submission.path, self.plan.mode,
-                                            self.plan.device, messages.say("warm_worker_died"))
+                    self.zygote = ForkServer(self.plan.confinement)
+                    judge = Judge.forked(self.plan, self.zygote)
+                plan = self.plan  # like ``judge submit``: an unjudgeable file is a compile error
+                report = judge_guarded(plan.problem, plan.mode, plan.device, item.submitted, lambda: judge)
                 if self.stop.is_set():
                     return
                 self.save(item, report)

@@ -21,6 +21,7 @@ from typing import Any
 from judge.errors import BadInput
 from judge.grading.discover import Loaded
 from judge.judging.submission import Plan
+from judge.judging.verdict import Severity, look
 from judge.machine import judge_version
 
 STUDENTS = "students"
@@ -50,6 +51,12 @@ def with_grading(report: dict[str, Any], loaded: Loaded, key: str, run: str) -> 
         "run": run,
         "judged_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
     }}
+
+
+def _not_an_answer(verdict: Any) -> bool:
+    """The judge's own failure (``internal_error``), or no verdict at all: judged again."""
+    found = look(verdict) if isinstance(verdict, str) else None
+    return found is None or found.severity is Severity.JUDGE_FAULT
 
 
 def _temporary(path: Path) -> Path:
@@ -106,7 +113,7 @@ class Store:
     def current(self, loaded: Loaded, key: str) -> dict[str, Any] | None:
         """The stored result if it still holds for this submission, else None (judge it)."""
         stored = self.load(loaded.submission.student)
-        if stored is None or stored.get("verdict") == "internal_error":
+        if stored is None or _not_an_answer(stored.get("verdict")):
             return None
         grading = stored["grading"]
         return stored if grading.get("content_sha256") == loaded.content_sha256 and grading.get(

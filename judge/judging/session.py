@@ -9,44 +9,34 @@ that loops forever costs seconds, not minutes.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from judge import messages
-from judge.judging.compare import Comparison, compare
+from judge.judging.compare import Comparison
+from judge.judging.limits import CaseLimits
 from judge.judging.result import error_fields, parse
-from judge.judging.verdict import Verdict, from_ending, from_error
+from judge.judging.verdict import ENDINGS, OOM_KILLED, Verdict, from_ending, from_error
 from judge.machine import torch_version
 from judge.package.cases import Case
-from judge.package.tolerance import DEFAULT, Tolerance
-from judge.worker import sandbox
-from judge.worker.runner import TASK_LIMIT, Budget, Launch, Outcome, Worker
+from judge.worker.confinement import DISK_QUOTA
+from judge.worker.launch import Launch
+from judge.worker.runner import TASK_LIMIT, Budget, Ending, Outcome, Worker
 
 RESOURCE_FAILURES_BEFORE_STOP = 2
 SETUP_WALL_S = 120.0
 """importing torch and building every case once, before any submission code runs"""
 IMPORT_WALL_S = 30.0
 """importing the submission: an import that hangs is a compile error, not a time-limit verdict"""
-CLOSE_TO_LIMIT = 1.1
-"""a call may run to this multiple of its CPU limit; one that finishes above the limit is re-run once"""
 WARM_UP_ALLOWANCE_S = 1.0
 """CPU and wall seconds the untimed warm-up call may take beyond the first call's own limits (lazy
 initialisation). More only means the warm-up failed, which costs a fresh worker, never a verdict; without a
 bound an endless loop burned 30 s of CPU here before its first case was even judged."""
 
-
-@dataclass(frozen=True)
-class CaseLimits:
-    cpu_s: float
-    memory_bytes: int
-
-    @property
-    def wall_s(self) -> float:
-        return 2 * self.cpu_s + 1.0
-
-    def budget(self) -> Budget:
-        return Budget(self.cpu_s * CLOSE_TO_LIMIT, self.wall_s, self.memory_bytes)
+Check = Callable[[Any], Comparison]
+"""compares one returned value with its expected one: ``partial(compare, expected=…, item=…, tolerance=…)``"""
 
 
 @dataclass
@@ -62,6 +52,8 @@ class CallResult:
     error: dict[str, Any] | None = None
     """exception type, message and traceback tail from the worker, or the judge's own note"""
     output: str = ""
+    ending: Ending | None = None
+    """how the call ended, when not with an answer within its limits"""
 
 
 @dataclass
@@ -81,15 +73,29 @@ class CaseResult:
         return max((c.peak_rss_bytes for c in self.calls), default=0)
 
 
-def _protocol_violation(detail: str) -> dict[str, Any]:
-    return {"exc": "ProtocolViolation", "msg": detail}
+def _judges_note(name: str, key: str, **fields: Any) -> dict[str, Any]:
+    """An error entry in the judge's own words (``exc`` names the judge's step, never a submission's class)."""
+    return {"exc": name, "msg": messages.say(key, **fields)}
+
+
+def ending_fields(outcome: Outcome, limits: CaseLimits) -> dict[str, Any]:
+    """Every field an ending's message may name (:data:`judge.judging.verdict.ENDINGS`)."""
+    return {"cpu_s": outcome.cpu_s, "cpu_limit_s": limits.cpu_s, "wall_s": outcome.wall_s, "wall_limit_s": limits.wall_s,
+            "peak_mib": outcome.peak_rss_bytes / 2**20, "memory_limit_mib": limits.memory_bytes / 2**20,
+            "tasks": outcome.tasks, "task_limit": TASK_LIMIT, "written_mib": outcome.disk_bytes >> 20,
+            "quota_mib": DISK_QUOTA >> 20, "status": outcome.exit_status}
+
+
+def _ending_note(ending: Ending, outcome: Outcome, limits: CaseLimits) -> dict[str, Any]:
+    key = OOM_KILLED if ending is Ending.MEMORY and outcome.oom_killed else ENDINGS[ending].message
+    return _judges_note(ending.value, key, **ending_fields(outcome, limits))
 
 
 class Session:
-    """One submission, one worker at a time."""
+    """One submission, one worker at a time: it drives workers, and hands each reply to the call's check."""
 
     def __init__(self, submission: Path, cases: list[Case], methods: list[str], device: str, memory_bytes: int,
-                 launch: Launch = sandbox.start, verified: bool = False):
+                 launch: Launch, verified: bool = False):
         self.submission = submission
         self.launch = launch
         self.cases = cases
@@ -108,21 +114,20 @@ class Session:
     # -- worker life cycle -------------------------------------------------------------------------------------
     def _start(self) -> None:
         """Start a worker, or record in ``failed_start`` why no worker can judge this submission."""
-        worker = Worker(self.submission, self.memory_bytes, self.launch, self.device)
+        worker = Worker(self.submission, self.memory_bytes, self.launch)
         worker.start()
         setup_budget = Budget(cpu_s=4 * SETUP_WALL_S, wall_s=SETUP_WALL_S, memory_bytes=self.memory_bytes)
-        to_verify = [] if self.verified else [c.spec() for c in self.cases]
-        worker.send({"type": "setup", "device": self.device, "methods": self.methods, "cases": to_verify})
+        worker.send(self._setup_message())
         built = worker.receive(setup_budget).message()
         if not isinstance(built, dict) or built.get("type") != "built":
             worker.close()
-            self.failed_start = (Verdict.INTERNAL_ERROR, {"exc": "WorkerStart", "msg": "the worker did not start"})
+            self.failed_start = (Verdict.INTERNAL_ERROR, _judges_note("WorkerStart", "worker_did_not_start"))
             return
         drift = [c.id for c, s in zip(self.cases, built["checksums"]) if c.build_sha256 and c.build_sha256 != s]
         if drift:
             worker.close()
-            self.failed_start = (Verdict.INTERNAL_ERROR, {"exc": "BuildDrift", "msg": messages.say(
-                "build_drift", case=", ".join(drift), torch=torch_version())})
+            self.failed_start = (Verdict.INTERNAL_ERROR, _judges_note("BuildDrift", "build_drift",
+                                                                      case=", ".join(drift), torch=torch_version()))
             return
         self.verified = True
         ready = worker.receive(Budget(cpu_s=2 * IMPORT_WALL_S, wall_s=IMPORT_WALL_S, memory_bytes=self.memory_bytes))
@@ -132,12 +137,17 @@ class Session:
             return
         worker.close()
         error = error_fields(message) if isinstance(message, dict) and message.get("type") == "import_error" else {
-            "exc": "ImportFailed", "msg": _startup_failure(ready), "trace": ""}
+            **_startup_failure(ready), "trace": ""}
         if self.hidden_sent:
             # A worker that saw a hidden case could have left its inputs in a file the next import reads and raises
             # with; only the judge's own words are reported from here on.
-            error = {"exc": "ImportFailed", "msg": messages.say("import_failed_after_hidden"), "trace": ""}
+            error = {**_judges_note("ImportFailed", "import_failed_after_hidden"), "trace": ""}
         self.failed_start = (Verdict.COMPILE_ERROR, error)
+
+    def _setup_message(self) -> dict[str, Any]:
+        """What a fresh worker is told before the submission is imported: the cases to build and check."""
+        to_verify = [] if self.verified else [c.spec() for c in self.cases]
+        return {"type": "setup", "device": self.device, "methods": self.methods, "cases": to_verify}
 
     def _drop_worker(self) -> None:
         if self.worker:
@@ -175,7 +185,7 @@ class Session:
         self._next_id += 1
         allowance = Budget(budget.cpu_s + WARM_UP_ALLOWANCE_S, budget.wall_s + WARM_UP_ALLOWANCE_S, self.memory_bytes)
         outcome = self.worker.request(self._call_message(0, 0), allowance)
-        if outcome.ended in ("cpu", "wall"):
+        if outcome.ended in (Ending.CPU, Ending.WALL):
             self._drop_worker()
             return outcome
         if outcome.ended or self.worker.leftover():
@@ -183,18 +193,17 @@ class Session:
             self._start()
         return None
 
-    def call(self, case_index: int, call_index: int, limits: CaseLimits, expected: Any, item: str,
-             tolerance: Tolerance = DEFAULT) -> CallResult:
-        """Judge one call; a call that finishes just over its CPU limit is re-run once in a fresh worker."""
-        result = self._call_once(case_index, call_index, limits, expected, item, tolerance)
-        if result.verdict is not Verdict.TIME_LIMIT_EXCEEDED or result.error.get("exc") != "CloseToLimit":
+    def call(self, case_index: int, call_index: int, limits: CaseLimits, check: Check | None) -> CallResult:
+        """Run one call and hand its value to ``check`` (None: only the value and the times matter, as when the
+        reference is timed); a call that finishes just over its CPU limit is re-run once in a fresh worker."""
+        result = self._call_once(case_index, call_index, limits, check)
+        if result.ending is not Ending.LATE:
             return result
         self._drop_worker()
-        retry = self._call_once(case_index, call_index, limits, expected, item, tolerance)
+        retry = self._call_once(case_index, call_index, limits, check)
         return retry if retry.cpu_s < result.cpu_s else result
 
-    def _call_once(self, case_index: int, call_index: int, limits: CaseLimits, expected: Any, item: str,
-                   tolerance: Tolerance) -> CallResult:
+    def _call_once(self, case_index: int, call_index: int, limits: CaseLimits, check: Check | None) -> CallResult:
         method = self.cases[case_index].calls[call_index]["method"]
         outcome = self._request(case_index, call_index, limits.budget())
         if outcome is None:
@@ -203,74 +212,54 @@ class Session:
         result = CallResult(method, Verdict.ACCEPTED, outcome.cpu_s, outcome.wall_s, outcome.peak_rss_bytes,
                             output=outcome.output.decode("utf-8", "replace"))
         if outcome.ended:
-            result.verdict = from_ending(outcome)
-            result.error = {"exc": outcome.ended, "msg": _ending_note(outcome, limits)}
+            self._ended(result, outcome.ended, outcome, limits)
             self._drop_worker()
             return result
         reply = parse(outcome.message(), self._next_id)
         if self.worker.leftover():
             self._drop_worker()
         if reply is None:
-            result.verdict, result.error = Verdict.OUTPUT_FORMAT_ERROR, _protocol_violation(
-                "the worker's reply was not a well-formed answer to this call")
+            result.verdict = Verdict.OUTPUT_FORMAT_ERROR
+            result.error = _judges_note("ProtocolViolation", "reply_malformed")
             self._drop_worker()
         elif reply.kind == "error":
             result.error = reply.error
             result.verdict = from_error(result.error)
         else:
-            _judge_value(result, reply.value, expected, item, tolerance)
+            _checked(result, reply.value, check)
         if result.verdict is Verdict.ACCEPTED and outcome.cpu_s > limits.cpu_s:
-            result.verdict = Verdict.TIME_LIMIT_EXCEEDED
-            result.error = {"exc": "CloseToLimit", "msg": f"used {outcome.cpu_s:.3f} s of CPU, limit {limits.cpu_s:.3f} s"}
+            self._ended(result, Ending.LATE, outcome, limits)
         return result
 
+    @staticmethod
+    def _ended(result: CallResult, ending: Ending, outcome: Outcome, limits: CaseLimits) -> None:
+        result.verdict, result.ending, result.error = from_ending(ending), ending, _ending_note(ending, outcome, limits)
 
-def _judge_value(result: CallResult, value: Any, expected: Any, item: str, tolerance: Tolerance) -> None:
+
+def _checked(result: CallResult, value: Any, check: Check | None) -> None:
     result.value = value
-    if expected is _NO_EXPECTATION:
+    if check is None:
         return
-    result.comparison = compare(value, expected, item, tolerance)
+    result.comparison = check(value)
     if result.comparison.format_error:
         result.verdict = Verdict.OUTPUT_FORMAT_ERROR
     elif not result.comparison.accepted:
         result.verdict = Verdict.WRONG_ANSWER
 
 
-_NO_EXPECTATION = object()
-"""passed as ``expected`` when only the value and the timing matter (calibration, generation)"""
+def _startup_failure(outcome: Outcome) -> dict[str, Any]:
+    """The judge's note when the worker ended, or answered wrongly, while it imported the submission."""
+    if outcome.ended is None:
+        return _judges_note("ImportFailed", "import_bad_reply")
+    return _judges_note("ImportFailed", ENDINGS[outcome.ended].at_import, **ending_fields(outcome, CaseLimits(0.0, 0)))
 
 
-def _ending_note(outcome: Outcome, limits: CaseLimits) -> str:
-    return {
-        "cpu": f"stopped after {outcome.cpu_s:.2f} s of CPU time (limit {limits.cpu_s:.2f} s)",
-        "wall": f"stopped after {outcome.wall_s:.2f} s of wall time (limit {limits.wall_s:.2f} s)",
-        "memory": messages.say("ended_memory_cgroup", limit=limits.memory_bytes >> 20) if outcome.oom_killed else
-                  f"stopped at {outcome.peak_rss_bytes / 2**20:.0f} MiB (limit {limits.memory_bytes / 2**20:.0f} MiB)",
-        "threads": messages.say("ended_threads", tasks=outcome.tasks, limit=TASK_LIMIT),
-        "disk": messages.say("ended_disk", written=outcome.disk_bytes >> 20, quota=sandbox.DISK_QUOTA >> 20),
-        "too_large": "the returned value was larger than the judge accepts",
-        "exit": f"the process ended during the call (exit status {outcome.exit_status})",
-    }[outcome.ended]
-
-
-def _startup_failure(outcome: Outcome) -> str:
-    if outcome.ended in ("cpu", "wall"):
-        return "importing the submission did not finish in time"
-    if outcome.ended == "memory":
-        return "importing the submission used too much memory"
-    if outcome.ended in ("threads", "disk"):
-        return _ending_note(outcome, CaseLimits(0.0, 0))
-    if outcome.ended == "exit":
-        return f"the process ended while importing the submission (exit status {outcome.exit_status})"
-    return "the worker's reply at start-up was not the expected one"
-
-
-def judge_cases(session: Session, limits: list[CaseLimits], expected: list[list[Any]] | None,
-                items: dict[str, str], tolerance: Tolerance = DEFAULT,
+def judge_cases(session: Session, limits: list[CaseLimits], expected: list[list[Any]] | None = None,
+                checks: dict[str, Callable[..., Comparison]] | None = None,
                 on_case: Callable[[int, CaseResult], None] | None = None) -> list[CaseResult]:
-    """Run every case in order; ``expected`` holds one value per call (None: record values and times only),
-    compared within ``tolerance``. ``on_case`` is told each case's index and result as soon as its verdict is
-    known (live progress)."""
+    """Run every case in order. ``expected`` holds one value per call, handed with each returned value to its
+    method's check (``checks``, prepared with the plan); without them only values and times are recorded.
+    ``on_case`` is told each case's index and result as soon as its verdict is known (live progress)."""
     results, resource_failures = [], 0
     for index, case in enumerate(session.cases):
         case_result = CaseResult(case, limits[index])
@@ -278,9 +267,10 @@ def judge_cases(session: Session, limits: list[CaseLimits], expected: list[list[
         if resource_failures >= RESOURCE_FAILURES_BEFORE_STOP:
             continue
         for call_index, call in enumerate(case.calls):
-            want = expected[index][call_index] if expected is not None else _NO_EXPECTATION
-            call_result = session.call(index, call_index, limits[index], want, items.get(call["method"], "item"),
-                                       tolerance)
+            check = None
+            if expected is not None and checks is not None:
+                check = functools.partial(checks[call["method"]], expected=expected[index][call_index])
+            call_result = session.call(index, call_index, limits[index], check)
             case_result.calls.append(call_result)
             if call_result.verdict is not Verdict.ACCEPTED:
                 break

@@ -1,22 +1,25 @@
 """What judging submissions to a problem needs: the submission's bytes, the plan shared by every submission
-(cases, expected values, limits) and the device.
+(cases, expected values, the check of each method, limits, the confinement) and the device.
 
 :mod:`judge.pipeline` turns a plan and a submission into a report.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from judge.errors import BadInput
-from judge.judging.limits import case_limits
-from judge.judging.session import CaseLimits
+from judge.judging.calibrate import reference_times
+from judge.judging.compare import Comparison, compare
+from judge.judging.limits import CaseLimits, case_limits
 from judge.machine import gpus
 from judge.package.cases import Case
 from judge.package.problem import Problem
-from judge.worker import sandbox
+from judge.worker import probe
+from judge.worker.confinement import Confinement
 
 CUDA_HOST_MEMORY = 1 << 30
 """extra resident memory allowed on ``--device cuda``: the CUDA context alone takes hundreds of MB on the host"""
@@ -70,24 +73,32 @@ class Plan:
     expected_devices: list[str]
     """per case, the device whose expected values are used"""
     limits: list[CaseLimits]
+    confinement: Confinement
+    """the layers every worker of this plan is started with, probed once when the plan was made"""
+    checks: dict[str, Callable[..., Comparison]]
+    """per method, the comparison with its settings bound: ``partial(compare, item=…, tolerance=…)``"""
 
     @property
     def methods(self) -> list[str]:
         return [m["name"] for m in self.problem.methods]
 
     @property
-    def items(self) -> dict[str, str]:
-        return {m["name"]: m.get("item", "item") for m in self.problem.methods}
-
-    @property
     def memory_bytes(self) -> int:
         return (self.problem.limits.memory_mb << 20) + (CUDA_HOST_MEMORY if self.device == "cuda" else 0)
 
 
+def checks_for(problem: Problem) -> dict[str, Callable[..., Comparison]]:
+    """Each method's comparison, prepared once: what it calls the entries of a list, and the problem's tolerance."""
+    return {m["name"]: functools.partial(compare, item=m.get("item", "item"), tolerance=problem.tolerance)
+            for m in problem.methods}
+
+
 def make_plan(problem: Problem, mode: str, device: str) -> Plan:
+    """Probe the confinement, then time the reference under it (once per machine: cached), then the plan."""
     if device == "cuda" and not cuda_available():
         raise BadInput("no_cuda")
-    sandbox.level(device)  # probe the layers once, before any worker starts
+    confinement = probe.confinement(device)
     cases = problem.samples if mode == "run" else problem.cases
     expected, sources = zip(*(expected_for(c, device, problem.slug) for c in cases)) if cases else ((), ())
-    return Plan(problem, mode, device, cases, list(expected), list(sources), case_limits(problem, cases, device))
+    limits = case_limits(problem, cases, reference_times(problem, device, confinement))
+    return Plan(problem, mode, device, cases, list(expected), list(sources), limits, confinement, checks_for(problem))

@@ -1,11 +1,19 @@
-"""Verdicts: one vocabulary, and the small predicates that turn what happened into one of them."""
+"""Verdicts: one vocabulary, one table of how each is shown, and the small predicates that turn what happened into
+one of them.
+
+:data:`VERDICTS` is the only place a verdict's short name, colour class and severity are written: the text
+colours, the HTML reports, the class page, the site's stylesheet (:mod:`judge.report.style`) and the progress
+line all read it. :data:`ENDINGS` is the only place an :class:`judge.worker.runner.Ending` becomes a verdict and a
+message key (:mod:`judge.messages`), as CMS's ``human_evaluation_message`` maps its exit statuses.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from judge.worker.runner import Outcome
+from judge.worker.runner import Ending
 
 
 class Verdict(StrEnum):
@@ -22,6 +30,80 @@ class Verdict(StrEnum):
     """the judge's fault, never blamed on the submission"""
 
 
+class Tone(StrEnum):
+    """A verdict's colour class: verdicts of one tone look alike everywhere (:mod:`judge.report.style`)."""
+
+    PASSED = "passed"
+    WRONG = "wrong"
+    LIMIT = "limit"
+    BROKEN = "broken"
+    JUDGE = "judge"
+
+
+class Severity(StrEnum):
+    """Whose the verdict is: it decides exit codes and whether a stored result is judged again."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    """the submission's"""
+    JUDGE_FAULT = "judge_fault"
+    """the judge's own failure: never an answer, judged again next time"""
+
+
+@dataclass(frozen=True)
+class Look:
+    short: str
+    """for the progress line and other places where the full name does not fit"""
+    tone: Tone
+    severity: Severity
+
+
+VERDICTS: dict[Verdict, Look] = {
+    Verdict.ACCEPTED: Look("AC", Tone.PASSED, Severity.PASS),
+    Verdict.WRONG_ANSWER: Look("WA", Tone.WRONG, Severity.FAIL),
+    Verdict.TIME_LIMIT_EXCEEDED: Look("TLE", Tone.LIMIT, Severity.FAIL),
+    Verdict.MEMORY_LIMIT_EXCEEDED: Look("MLE", Tone.LIMIT, Severity.FAIL),
+    Verdict.RUNTIME_ERROR: Look("RE", Tone.BROKEN, Severity.FAIL),
+    Verdict.COMPILE_ERROR: Look("CE", Tone.BROKEN, Severity.FAIL),
+    Verdict.OUTPUT_FORMAT_ERROR: Look("OFE", Tone.WRONG, Severity.FAIL),
+    Verdict.INTERNAL_ERROR: Look("IE", Tone.JUDGE, Severity.JUDGE_FAULT),
+}
+
+
+def look(verdict: str) -> Look | None:
+    """The table's row for a verdict named in a report; None for anything else (``not run``, a hint)."""
+    try:
+        return VERDICTS[Verdict(verdict)]
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class EndingRule:
+    verdict: Verdict
+    """the verdict of a call that ended so"""
+    message: str
+    """the judge's note for it (a message key; its fields are :func:`judge.judging.session.ending_fields`)"""
+    at_import: str
+    """the note when the worker ended so while importing the submission (a compile error)"""
+
+
+ENDINGS: dict[Ending, EndingRule] = {
+    Ending.CPU: EndingRule(Verdict.TIME_LIMIT_EXCEEDED, "ended_cpu", "import_slow"),
+    Ending.WALL: EndingRule(Verdict.TIME_LIMIT_EXCEEDED, "ended_wall", "import_slow"),
+    Ending.MEMORY: EndingRule(Verdict.MEMORY_LIMIT_EXCEEDED, "ended_memory", "import_memory"),
+    Ending.THREADS: EndingRule(Verdict.RUNTIME_ERROR, "ended_threads", "ended_threads"),
+    Ending.DISK: EndingRule(Verdict.RUNTIME_ERROR, "ended_disk", "ended_disk"),
+    Ending.TOO_LARGE: EndingRule(Verdict.OUTPUT_FORMAT_ERROR, "ended_too_large", "import_bad_reply"),
+    Ending.EXIT: EndingRule(Verdict.RUNTIME_ERROR, "ended_exit", "import_exit"),
+    Ending.LATE: EndingRule(Verdict.TIME_LIMIT_EXCEEDED, "ended_late", "import_slow"),
+}
+OOM_KILLED = "ended_memory_cgroup"
+"""the note of :attr:`Ending.MEMORY` when the kernel, not the parent's poll, ended the worker"""
+LIMIT_ENDINGS = frozenset(e for e, rule in ENDINGS.items()
+                          if rule.verdict in (Verdict.TIME_LIMIT_EXCEEDED, Verdict.MEMORY_LIMIT_EXCEEDED))
+"""endings whose note is the judge's own words about its limits: shown even for hidden cases"""
+
 MEMORY_ERROR_TEXT = ("can't allocate memory", "out of memory", "OutOfMemoryError")
 
 
@@ -30,17 +112,9 @@ def _is_memory_error(error: dict[str, Any]) -> bool:
         text in str(error.get("msg", "")) for text in MEMORY_ERROR_TEXT)
 
 
-def from_ending(outcome: Outcome) -> Verdict:
-    """The verdict of a request the worker did not answer."""
-    return {
-        "cpu": Verdict.TIME_LIMIT_EXCEEDED,
-        "wall": Verdict.TIME_LIMIT_EXCEEDED,
-        "memory": Verdict.MEMORY_LIMIT_EXCEEDED,
-        "threads": Verdict.RUNTIME_ERROR,
-        "disk": Verdict.RUNTIME_ERROR,
-        "too_large": Verdict.OUTPUT_FORMAT_ERROR,
-        "exit": Verdict.RUNTIME_ERROR,
-    }[outcome.ended]
+def from_ending(ending: Ending) -> Verdict:
+    """The verdict of a request the worker did not answer within its limits."""
+    return ENDINGS[ending].verdict
 
 
 def from_error(error: dict[str, Any]) -> Verdict:

@@ -121,11 +121,13 @@ def _titles(check: Checker, raw: Any) -> dict[str, str]:
 
 
 NONFINITE_TAG = "$float"
-"""case files are strict JSON: a mistake's NaN or infinity is stored as ``{"$float": "nan" | "inf" | "-inf"}``"""
+"""case files and reports are strict JSON: a NaN or infinity in them is written ``{"$float": "nan" | "inf" |
+"-inf"}``, the one encoding of non-finite numbers outside the worker's pipe"""
 
 
 def tag_nonfinite(value: Any) -> Any:
-    """``value`` with every NaN and infinity replaced by its tag (a mistake's output, before it is stored)."""
+    """``value`` with every NaN and infinity replaced by its tag (a mistake's output before it is stored, a
+    report's values)."""
     if isinstance(value, float) and not math.isfinite(value):
         return {NONFINITE_TAG: repr(value)}
     if isinstance(value, dict):
@@ -135,13 +137,14 @@ def tag_nonfinite(value: Any) -> Any:
     return value
 
 
-def _untag_nonfinite(value: Any) -> Any:
+def untag_nonfinite(value: Any) -> Any:
+    """``value`` with every tag of :func:`tag_nonfinite` turned back into its float."""
     if isinstance(value, dict):
         if value.keys() == {NONFINITE_TAG} and value[NONFINITE_TAG] in ("nan", "inf", "-inf"):
             return float(value[NONFINITE_TAG])
-        return {k: _untag_nonfinite(v) for k, v in value.items()}
+        return {k: untag_nonfinite(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_untag_nonfinite(v) for v in value]
+        return [untag_nonfinite(v) for v in value]
     return value
 
 
@@ -157,7 +160,7 @@ def _mistakes(check: Checker, raw: Any, calls: int, visibility: str) -> list[Mis
             check.fail(f"mistakes[{i}].call", f"a call index from 0 to {calls - 1}")
         if "output" not in entry:
             check.fail(f"mistakes[{i}].output", "the mistake's output")
-        found.append(Mistake(entry["pitfall"], entry["call"], _untag_nonfinite(entry["output"])))
+        found.append(Mistake(entry["pitfall"], entry["call"], untag_nonfinite(entry["output"])))
     return found
 
 

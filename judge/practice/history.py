@@ -25,8 +25,9 @@ from dataclasses import astuple, dataclass, fields
 from datetime import datetime, timezone
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+from judge import messages
 from judge.errors import BadInput
 from judge.places import data_home
 
@@ -71,13 +72,16 @@ class Attempt:
     source: str
 
     @classmethod
-    def from_report(cls, report: dict[str, Any], source: str) -> Attempt:
+    def from_report(cls, report: dict[str, Any]) -> Attempt:
+        """The attempt a report describes; its source is what the report names the submission (a path, or the
+        front end's label such as ``notebook``)."""
         return cls(
             at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             problem=report["problem"]["slug"], mode=report["mode"], verdict=report["verdict"],
             passed=report["passed"], total=report["total"],
             cpu_s=round(sum(t["extra_data"]["cpu_time_s"] for t in report["tests"]), 4),
-            wall_s=report["execution_time"], code_sha256=report["submission"]["sha256"], source=source,
+            wall_s=report["execution_time"], code_sha256=report["submission"]["sha256"],
+            source=report["submission"]["path"],
         )
 
     @property
@@ -125,6 +129,20 @@ def record(attempt: Attempt) -> None:
                 db.execute(f"INSERT INTO attempts ({columns}) VALUES ({marks})", astuple(attempt))
         except sqlite3.Error as exc:
             raise _unavailable(exc) from None
+
+
+def record_report(report: dict[str, Any], keep: Callable[[Attempt], None] | None = None) -> tuple[Attempt, str | None]:
+    """Record a judged report as an attempt (and hand the attempt to ``keep``, where a front end keeps more of
+    it), the one way every front end records one. A history that cannot be written never fails the judgement:
+    the warning to show is returned instead (else None)."""
+    attempt = Attempt.from_report(report)
+    try:
+        record(attempt)
+        if keep is not None:
+            keep(attempt)
+    except BadInput as exc:
+        return attempt, messages.say("not_recorded", reason=exc)
+    return attempt, None
 
 
 def _query(sql: str, *params: Any) -> list[tuple[Any, ...]]:

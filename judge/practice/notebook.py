@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from judge import messages
-from judge.errors import BadInput, JudgeError
+from judge.errors import JudgeError
 from judge.package.problem import find_problem
-from judge.practice.history import Attempt, record
+from judge.practice.history import record_report
 from judge.practice.source import cell_submission, notebook_cells, source_of
 from judge.report.render import html_fragment, render
 
@@ -35,25 +35,20 @@ class CheckResult:
 
 
 def judge_source(slug: str, source: str, submit: bool = False) -> dict[str, Any]:
-    """Judge ``source`` as a submission file and record the attempt; the judge's own failures become a report."""
-    from judge.pipeline import failure_report, judge_file
+    """Judge ``source`` as a submission file and record the attempt; the judge's own failures become a report,
+    and only bad input (an unknown problem, no expected values) is raised."""
+    from judge.judging.submission import read_submission
+    from judge.pipeline import Submitted, judge_guarded
 
     problem = find_problem(slug)
-    mode = "submit" if submit else "run"
     with tempfile.TemporaryDirectory(prefix="judge-notebook-") as folder:
         path = Path(folder) / f"{problem.slug}.py"
         path.write_text(source, encoding="utf-8")
-        try:
-            report = judge_file(problem, path, mode, "cpu")
-        except BadInput:
-            raise
-        except JudgeError as exc:
-            report = failure_report(problem, path, mode, "cpu", str(exc))
-    report["submission"]["path"] = SOURCE_LABEL
-    try:
-        record(Attempt.from_report(report, SOURCE_LABEL))
-    except BadInput as exc:
-        print(f"judge: {messages.say('not_recorded', reason=exc)}", file=sys.stderr)
+        submitted = Submitted(path, read_submission(path), SOURCE_LABEL)
+        report = judge_guarded(problem, "submit" if submit else "run", "cpu", submitted)
+    _, warning = record_report(report)
+    if warning:
+        print(f"judge: {warning}", file=sys.stderr)
     return report
 
 

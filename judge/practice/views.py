@@ -6,9 +6,10 @@ from judge import messages
 from judge.package.problem import Problem
 from judge.package.text import display_width
 from judge.practice.history import Attempt, Progress, Status
-from judge.report.render import COLORS
+from judge.report.style import TONES, ansi
+from judge.judging.verdict import Tone
 
-STATUS_COLORS = {Status.SOLVED: COLORS["accepted"], Status.ATTEMPTED: COLORS["time_limit_exceeded"], Status.NEW: None}
+STATUS_COLORS = {Status.SOLVED: TONES[Tone.PASSED].ansi, Status.ATTEMPTED: TONES[Tone.LIMIT].ansi, Status.NEW: None}
 NO_ATTEMPTS = Progress(Status.NEW, 0)
 
 
@@ -50,6 +51,6 @@ def attempt_list(attempts: list[Attempt], color: bool, where: str, one_problem: 
     if one_problem:
         header, rows = header[:1] + header[2:], [row[:1] + row[2:] for row in rows]
         right, verdict_column = frozenset({3, 4}), 2
-    paint = (verdict_column, [COLORS.get(a.verdict) for a in attempts]) if color else None
+    paint = (verdict_column, [ansi(a.verdict) for a in attempts]) if color else None
     return (table(header, rows, right, paint) + "\n"
             + messages.say("history_where", count=len(attempts), path=where) + "\n")

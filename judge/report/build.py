@@ -17,18 +17,23 @@ Schema (``schema_version`` 1). Top-level fields follow Gradescope's ``results.js
 Also ``schema_version``, ``verdict`` (overall), ``mode`` (``run``/``submit``), ``passed``, ``total``,
 ``problem`` (``slug``, ``title``), ``submission`` (``path``, ``sha256``) and ``judge`` (``version``, ``torch``,
 ``device``, ``expected_device``, ``security_level``, ``comparison_rule``, ``judge_error``).
+
+Strict JSON has no NaN or infinity: a value that holds one writes it as a case file does,
+``{"$float": "nan" | "inf" | "-inf"}`` (:func:`judge.package.cases.tag_nonfinite`), never as a string a
+submission could have returned itself.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
+from judge import messages
 from judge.judging.compare import Difference
 from judge.judging.hints import recognise
 from judge.judging.session import CallResult, CaseResult
-from judge.judging.verdict import Verdict, overall
+from judge.judging.verdict import LIMIT_ENDINGS, Verdict, overall
 from judge.machine import judge_version
+from judge.package.cases import tag_nonfinite
 from judge.package.describe import describe_inputs
 from judge.package.tolerance import DEFAULT, Tolerance
 
@@ -36,19 +41,8 @@ SCHEMA_VERSION = 1
 MB = 2**20
 
 
-def _json_number(value: Any) -> Any:
-    """Strict JSON has no NaN or infinity: write those as strings."""
-    if type(value) is float and not math.isfinite(value):
-        return str(value)
-    if type(value) is list:
-        return [_json_number(v) for v in value]
-    if type(value) is dict:
-        return {k: _json_number(v) for k, v in value.items()}
-    return value
-
-
 def _difference(d: Difference) -> dict[str, Any]:
-    return _json_number({"field": d.field, "got": d.got, "expected": d.expected, "error": d.error,
+    return tag_nonfinite({"field": d.field, "got": d.got, "expected": d.expected, "error": d.error,
                          "tolerance": d.tolerance, "problem": d.problem})
 
 
@@ -65,13 +59,13 @@ def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, 
     entry: dict[str, Any] = {"method": call.method, "verdict": call.verdict.value,
                              "cpu_time_s": round(call.cpu_s, 4), "failed_field": _failed_field(call)}
     if not visible:
-        if call.error and call.error.get("exc") in ("cpu", "wall", "memory", "CloseToLimit"):
+        if call.ending in LIMIT_ENDINGS:
             entry["limit"] = call.error["msg"]  # the judge's own words about its limits, never the submission's
         return entry
     comparison = call.comparison
     entry.update({
-        "got": _json_number(call.value),
-        "expected": _json_number(expected),
+        "got": tag_nonfinite(call.value),
+        "expected": tag_nonfinite(expected),
         "differences": [_difference(d) for d in (comparison.differences if comparison else [])],
         "format_error": _difference(comparison.format_error) if comparison and comparison.format_error else None,
         "error": call.error,
@@ -125,12 +119,13 @@ def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue
 
 def _summary_line(result: CaseResult) -> str:
     if result.verdict is None:
-        return "not run: judging stopped after repeated time or memory limit failures"
+        return messages.say("case_not_run")
     failing = next((c for c in result.calls if c.verdict is not Verdict.ACCEPTED), None)
     if failing is None:
-        return "accepted"
+        return messages.say("case_accepted")
     where = _failed_field(failing)
-    return f"{failing.verdict.value} in {failing.method}" + (f" at {where}" if where else "")
+    return messages.say("case_failed_at" if where else "case_failed", verdict=failing.verdict.value,
+                        method=failing.method, field=where)
 
 
 def build_report(*, mode: str, problem: Any, submission: dict[str, str], results: list[CaseResult],
@@ -142,7 +137,7 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
     catalogue = getattr(problem, "hints", {})
     tolerance = getattr(problem, "tolerance", DEFAULT)
     tests = [_test(i + 1, r, expected[i] if expected else None, catalogue, tolerance) for i, r in enumerate(results)]
-    scope = "sample cases" if mode == "run" else "cases"
+    scope = messages.say("scope_run" if mode == "run" else "scope_submit")
     return {
         "schema_version": SCHEMA_VERSION,
         "verdict": final.value,
@@ -152,7 +147,7 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
         "passed": passed,
         "total": len(results),
         "execution_time": round(wall_s, 3),
-        "output": f"{final.value}: {passed}/{len(results)} {scope} passed",
+        "output": messages.say("report_summary", verdict=final.value, passed=passed, total=len(results), scope=scope),
         "visibility": "visible",
         "problem": {"slug": problem.slug, "title": problem.title},
         "submission": submission,

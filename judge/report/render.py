@@ -9,15 +9,16 @@ from typing import Any
 
 import jinja2
 
+from judge.package.cases import untag_nonfinite
+from judge.report.style import ansi, verdict_css
+
 FORMATS = ("text", "json", "markdown", "html", "junit")
 _TEMPLATES = {"text": "report.txt.j2", "markdown": "report.md.j2", "html": "report.html.j2",
               "junit": "report.junit.xml.j2"}
-COLORS = {"accepted": "32", "wrong_answer": "31", "time_limit_exceeded": "33", "memory_limit_exceeded": "33",
-          "runtime_error": "35", "compile_error": "35", "output_format_error": "31", "internal_error": "41",
-          "hint": "1;36"}
 
 
 def _number(value: Any) -> str:
+    value = untag_nonfinite(value)  # a report's NaN and infinities are tagged (judge.report.build)
     if type(value) is float:
         return f"{value:.3e}" if value and (abs(value) < 1e-3 or abs(value) >= 1e7) else f"{value:.6g}"
     return json.dumps(value) if not isinstance(value, str) else value
@@ -33,9 +34,10 @@ def environment(color: bool) -> jinja2.Environment:
     env.filters["num"] = _number
     env.filters["ljust"] = lambda v, n: str(v).ljust(n)
     env.filters["rjust"] = lambda v, n: str(v).rjust(n)
-    env.filters["json"] = lambda v: json.dumps(v)
-    env.filters["paint"] = (lambda text, verdict: f"\x1b[{COLORS.get(verdict, '0')}m{text}\x1b[0m") if color else (
+    env.filters["json"] = lambda v: json.dumps(untag_nonfinite(v))
+    env.filters["paint"] = (lambda text, verdict: f"\x1b[{ansi(verdict) or '0'}m{text}\x1b[0m") if color else (
         lambda text, verdict: text)
+    env.globals["verdict_css"] = verdict_css
     env.filters["ms"] = lambda s: f"{s * 1000:.1f} ms" if s is not None else "-"
     return env
 

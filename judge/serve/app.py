@@ -31,6 +31,7 @@ from judge.package.statement import markdown_html, render_markdown
 from judge.practice.history import attempts, progress
 from judge.practice.views import NO_ATTEMPTS
 from judge.report.render import html_fragment
+from judge.report.style import verdict_css
 from judge.serve import store
 from judge.serve.judging import AlreadyJudging, Judging
 from judge.serve.security import Guard
@@ -210,6 +211,11 @@ async def class_student(request: Request) -> HTMLResponse:
                  verdict=report.get("verdict"), source=report.get("grading", {}).get("source", ""))
 
 
+async def verdicts_stylesheet(request: Request) -> Response:
+    """The verdicts' colours, written from the one verdict table (:mod:`judge.report.style`), as every report's."""
+    return Response(str(verdict_css()), media_type="text/css")
+
+
 async def not_found(request: Request, exc: HTTPException) -> Response:
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
@@ -246,6 +252,7 @@ def build_app(token: str, hosts: frozenset[str], cookie: str, graded: Path | Non
         Route("/class/", class_overview),
         Route("/class/index.html", class_overview),
         Route("/class/students/{student}/report.html", class_student),
+        Route("/static/verdicts.css", verdicts_stylesheet),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,

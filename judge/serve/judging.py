@@ -1,9 +1,9 @@
 """Judge Run and Submit for the site: the warm worker path of ``judge grade``, one learner, live progress.
 
-One thread owns one :class:`judge.worker.forkserver.Zygote` (it is used by one thread at a time) and judges the
-queued jobs in order; each submission is a fresh confined fork of it, judged by a
-:class:`judge.judging.submission.Judge` with the same plan (cases, expected values, limits) as ``judge run``
-and ``judge submit``. A job publishes its events to the server's event loop as they happen: ``start`` (the
+One thread owns one :class:`judge.worker.forkserver.ForkServer` (it is used by one thread at a time) and judges
+the queued jobs in order; each submission is a fresh confined fork of it, judged through
+:func:`judge.pipeline.judge_guarded` with the same plan (cases, expected values, limits) as ``judge run`` and
+``judge submit``. A job publishes its events to the server's event loop as they happen: ``start`` (the
 cases), one ``case`` per verdict, then ``done`` (the report, its HTML, the history key) or ``error``.
 """
 
@@ -19,15 +19,16 @@ from pathlib import Path
 from typing import Any, AsyncIterator
 
 from judge import messages
-from judge.errors import BadInput, JudgeError
+from judge.errors import BadInput
 from judge.judging.session import CaseResult
-from judge.judging.submission import make_plan, read_submission
-from judge.pipeline import Judge, failure_report
+from judge.judging.submission import Plan, make_plan
 from judge.package.problem import Problem
-from judge.practice.history import Attempt, record
+from judge.pipeline import Judge, Submitted, judge_guarded
+from judge.practice.history import record_report
 from judge.report.render import html_fragment
 from judge.serve import store
-from judge.worker.forkserver import Zygote
+from judge.worker.forkserver import ForkServer
+from judge.worker.probe import confinement
 
 SOURCE_LABEL = "browser"
 """the submission path in reports and the history's ``source`` for attempts judged in the browser"""
@@ -77,7 +78,7 @@ class Judging:
     def __init__(self, device: str = "cpu"):
         self.device = device
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="judge-serve")
-        self._zygote: Zygote | None = None
+        self._zygote: ForkServer | None = None
         self._judges: dict[tuple[str, str], Judge] = {}
         self._lock = threading.Lock()
         self._running: dict[str, Job] = {}
@@ -114,10 +115,10 @@ class Judging:
         self._executor.shutdown(wait=True, cancel_futures=True)
 
     # -- on the judging thread ---------------------------------------------------------------------------------
-    def _warm_zygote(self) -> Zygote:
+    def _warm_zygote(self) -> ForkServer:
         if self._zygote is None or not self._zygote.alive:  # first use, or it died: start a new one
             self._close_zygote()
-            self._zygote = Zygote(self.device)
+            self._zygote = ForkServer(confinement(self.device))
         return self._zygote
 
     def _close_zygote(self) -> None:
@@ -129,7 +130,7 @@ class Judging:
         zygote = self._warm_zygote()
         key = (problem.slug, mode)
         if key not in self._judges:  # a plan per problem and mode, its cases checked once per zygote
-            self._judges[key] = Judge(make_plan(problem, mode, self.device), zygote.launch, zygote.level)
+            self._judges[key] = Judge.forked(make_plan(problem, mode, self.device), zygote)
         return self._judges[key]
 
     def _run(self, job: Job, problem: Problem, code: str) -> None:
@@ -145,48 +146,23 @@ class Judging:
                 self._running.pop(job.slug, None)
 
     def _judge(self, job: Job, problem: Problem, code: str) -> dict[str, Any]:
-        """Like ``judge run``/``submit``: an unjudgeable file is a compile error, the judge's failure internal."""
-        with tempfile.TemporaryDirectory(prefix="judge-serve-") as folder:
-            path = Path(folder) / f"{problem.slug}.py"
-            path.write_text(code, encoding="utf-8")
-            try:
-                judge = self._judge_for(problem, job.mode)
-            except JudgeError as exc:
-                if isinstance(exc, BadInput):
-                    raise
-                return failure_report(problem, path, job.mode, self.device, str(exc))
-            job.publish({"type": "start", "cases": [{"case": c.id, "hidden": c.hidden} for c in judge.plan.cases]})
-            report = self._judge_file(judge, path, job)
-        report["submission"]["path"] = SOURCE_LABEL
-        return report
+        """Like ``judge run``/``submit``, with live events: an unjudgeable file is a compile error, the judge's
+        failure internal."""
+        def on_start(plan: Plan) -> None:
+            job.publish({"type": "start", "cases": [{"case": c.id, "hidden": c.hidden} for c in plan.cases]})
 
-    def _judge_file(self, judge: Judge, path: Path, job: Job) -> dict[str, Any]:
         def on_case(index: int, result: CaseResult) -> None:
             job.publish({"type": "case", "index": index, "verdict": result.verdict.value if result.verdict else None})
 
-        plan = judge.plan
-        try:
-            data = read_submission(path)
-        except BadInput as exc:
-            return judge.unjudgeable(path, path.read_bytes(), str(exc))
-        try:
-            report = judge.judge(path, data, on_case)
-        except Exception as exc:  # noqa: BLE001 -- a report is written even when the judge itself fails
-            reason = str(exc) if isinstance(exc, JudgeError) else f"{type(exc).__name__}: {exc}"
-            return failure_report(plan.problem, path, plan.mode, plan.device, reason)
-        if self._zygote is None or not self._zygote.alive:  # its workers died with it: not the submission's doing
-            return failure_report(plan.problem, path, plan.mode, plan.device, messages.say("warm_worker_died"))
-        return report
+        with tempfile.TemporaryDirectory(prefix="judge-serve-") as folder:
+            path = Path(folder) / f"{problem.slug}.py"
+            path.write_text(code, encoding="utf-8")
+            return judge_guarded(problem, job.mode, self.device, Submitted.read(path, SOURCE_LABEL),
+                                 lambda: self._judge_for(problem, job.mode), on_start=on_start, on_case=on_case)
 
     def _done(self, report: dict[str, Any], code: str) -> dict[str, Any]:
         """Record the attempt in the history and keep its report and code; the last event of a job."""
-        attempt = Attempt.from_report(report, SOURCE_LABEL)
-        warning = None
-        try:
-            record(attempt)
-            store.keep_attempt(attempt, report, code)
-        except BadInput as exc:
-            warning = messages.say("not_recorded", reason=exc)
+        attempt, warning = record_report(report, lambda a: store.keep_attempt(a, report, code))
         return {"type": "done", "verdict": report["verdict"], "passed": report["passed"], "total": report["total"],
                 "attempt": store.attempt_key(attempt), "warning": warning, "html": html_fragment(report),
                 "report": report}

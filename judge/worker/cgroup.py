@@ -13,7 +13,7 @@ a zygote, gets a group of its own below the judge's, with
 cgroup v2 is used when this process's own group is a delegated subtree with ``memory`` and ``pids`` enabled
 for its children; otherwise cgroup v1, with the ``memory``, ``pids`` and ``cpuacct`` hierarchies (root only,
 in practice). Without either, :func:`available` says why, and the worker's other layers close the holes
-(:mod:`judge.worker.sandbox`).
+(:mod:`judge.worker.launch`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The parent's side of a warm worker: start a zygote (:mod:`judge.worker.zygote`) and have it fork workers.
 
-:meth:`Zygote.launch` has the signature of :func:`judge.worker.sandbox.start`, so a
+:meth:`ForkServer.launch` is a :data:`judge.worker.launch.Launch`, as :func:`judge.worker.launch.fresh` is, so a
 :class:`judge.worker.runner.Worker` drives a forked worker exactly as it drives a fresh one: same pipes, same
 protocol, and time, memory and killing by pid through ``/proc``. The forked worker is the zygote's child, not
 ours, so :class:`ForkedProcess` stands in for ``subprocess.Popen``: the zygote reaps the worker and reports its
@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import InternalError
-from judge.worker import procfs, sandbox
+from judge.worker import cgroup, procfs
+from judge.worker.confinement import Confinement
+from judge.worker.launch import Started, start_zygote, worker_group
 
 START_S = 120.0
 """how long the zygote may take to import torch"""
@@ -30,15 +32,15 @@ REPLY_S = 30.0
 PACKET = 1 << 16
 
 
-class Zygote:
-    """One warm process, used by one thread at a time (one job slot)."""
+class ForkServer:
+    """The judge's handle on one warm process (a zygote), used by one thread at a time (one job slot)."""
 
-    def __init__(self, device: str = "cpu") -> None:
-        self.confinement = sandbox.warm_confinement(device)
-        """the layers every worker it forks gets, those of a fresh worker"""
+    def __init__(self, confinement: Confinement) -> None:
+        self.confinement = confinement
+        """the layers every worker it forks gets, those of a fresh worker (the zygote starts inside them)"""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            self.started = sandbox.start_zygote(theirs.fileno(), device)
+            self.started = start_zygote(theirs.fileno(), confinement)
         except OSError as exc:
             ours.close()
             raise InternalError("worker_start_failed", reason=exc.strerror) from None
@@ -60,10 +62,9 @@ class Zygote:
         """What every report of a worker it forks prints as the security level."""
         return self.confinement.describe()
 
-    def launch(self, submission: Path, fds: tuple[int, int], output_fd: int, memory_bytes: int,
-               device: str = "cpu") -> sandbox.Started:
+    def launch(self, submission: Path, fds: tuple[int, int], output_fd: int, memory_bytes: int) -> Started:
         """Have the zygote copy the submission into a fresh scratch directory of its own and fork a worker on it
-        (see ``sandbox.start``)."""
+        (see :func:`judge.worker.launch.start`)."""
         uid = None if self.confinement.bwrap else self.confinement.uid  # in the view, the zygote's uid is it
         message = {"type": "fork", "memory_bytes": memory_bytes, "uid": uid,
                    "private_mounts": self.confinement.private_mounts}
@@ -88,12 +89,12 @@ class Zygote:
             raise InternalError("worker_start_failed", reason="the forked worker ended at once")
         scratch = str(reply.get("scratch", self.started.scratch))
         return _ForkedStarted(ForkedProcess(self, inner, outer), self.started.scratch,
-                              self._group(inner, outer, memory_bytes), *sandbox.watched(self.confinement, scratch))
+                              self._group(inner, outer, memory_bytes), *self.confinement.watched(scratch))
 
-    def _group(self, inner: int, pid: int, memory_bytes: int) -> sandbox.cgroup.Group | None:
+    def _group(self, inner: int, pid: int, memory_bytes: int) -> cgroup.Group | None:
         """The forked worker's own cgroup, joined before it is sent its first request (no submission code has
         run in it yet: it waits for ``setup``)."""
-        group = sandbox.worker_group(self.confinement, memory_bytes)
+        group = worker_group(self.confinement, memory_bytes)
         if group is None:
             return None
         try:
@@ -167,7 +168,7 @@ class Zygote:
 class ForkedProcess:
     """What a :class:`judge.worker.runner.Worker` uses of ``subprocess.Popen``, for a worker a zygote forked."""
 
-    def __init__(self, zygote: Zygote, inner: int, pid: int):
+    def __init__(self, zygote: ForkServer, inner: int, pid: int):
         self.zygote, self.inner, self.pid = zygote, inner, pid
         """``pid``: as the judge sees it; ``inner``: as the zygote does"""
         self.returncode: int | None = None
@@ -189,7 +190,7 @@ class ForkedProcess:
         self.zygote.release(self.inner)
 
 
-class _ForkedStarted(sandbox.Started):
+class _ForkedStarted(Started):
     process: ForkedProcess
 
     def cleanup(self) -> None:

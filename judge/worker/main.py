@@ -1,4 +1,4 @@
-"""The worker: the only process that runs submission code. Started by :mod:`judge.worker.sandbox`.
+"""The worker: the only process that runs submission code. Started by :mod:`judge.worker.launch`.
 
 Usage: ``python -I -B -m judge.worker.main REQUEST_FD RESPONSE_FD SOLUTION_PATH [--seccomp] [--landlock=SECRETS]``
 (``SECRETS``: the JSON of a :class:`judge.worker.landlock.Secrets`). A worker forked

@@ -2,7 +2,8 @@
 
 One loop (``select`` on the response and output pipes, polling ``/proc`` every few milliseconds) does all the
 waiting, so a worker that floods its stdout never blocks and one that sleeps or spins is killed on time.
-Nothing here decides a verdict: :class:`Outcome` says what happened, :mod:`judge.judging` judges it.
+Nothing here decides a verdict: :class:`Outcome` says what happened, in the words of :class:`Ending`, and
+:mod:`judge.judging.verdict` judges it.
 """
 
 from __future__ import annotations
@@ -14,23 +15,47 @@ import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from enum import StrEnum
+from typing import Any
 
-from judge.worker import procfs, sandbox
+from judge.worker import procfs
+from judge.worker.confinement import CGROUP_EXTRA_TASKS, DISK_QUOTA, PROCESS_LIMIT
+from judge.worker.launch import Launch, Started
 
 POLL_S = 0.005
 DISK_POLL_S = 0.05
 """how often the bytes a worker wrote are measured (a walk of its scratch directory where it is no tmpfs)"""
-TASK_LIMIT = sandbox.PROCESS_LIMIT + sandbox.CGROUP_EXTRA_TASKS
+TASK_LIMIT = PROCESS_LIMIT + CGROUP_EXTRA_TASKS
 """threads of the whole tree (bubblewrap's processes included) above which the parent ends the worker: where
 neither ``RLIMIT_NPROC`` (uid 0) nor a pids cgroup refuses them first"""
 RESPONSE_CAP = 1 << 20
 OUTPUT_CAP = 64 << 10
 
-Launch = Callable[[Path, tuple[int, int], int, int, str], sandbox.Started]
-"""how a worker is started: :func:`judge.worker.sandbox.start`, or a warm process's ``launch``"""
-"""starts a confined worker, like :func:`judge.worker.sandbox.start` (a fresh interpreter) or
-:meth:`judge.worker.forkserver.Zygote.launch` (a fork of a warm one)"""
+
+
+class Ending(StrEnum):
+    """How a request ended when it did not end with an answer within its limits, as CMS names its exit statuses.
+
+    The parent's loop sets all but :attr:`LATE`; the values are what reports print as the judge's note (``exc``).
+    """
+
+    CPU = "cpu"
+    """its CPU budget ran out"""
+    WALL = "wall"
+    """its wall-clock budget ran out (it slept, or waited)"""
+    MEMORY = "memory"
+    """its resident memory went over the limit, or the kernel killed it at its cgroup's limit"""
+    THREADS = "threads"
+    """its process tree held more threads than the judge allows"""
+    DISK = "disk"
+    """it wrote more than its disk quota where it may write"""
+    TOO_LARGE = "too_large"
+    """its reply was larger than the judge reads"""
+    EXIT = "exit"
+    """the process ended before it answered"""
+    LATE = "late"
+    """it answered, but after more CPU than its limit (within the grace the budget allows): judged by
+    :mod:`judge.judging.session`, which re-runs such a call once"""
 
 
 @dataclass(frozen=True)
@@ -46,8 +71,8 @@ class Budget:
 class Outcome:
     """What happened to one request. ``ended`` is None when a complete line came back."""
 
-    ended: str | None = None
-    """None, or why it stopped: ``cpu``, ``wall``, ``memory``, ``threads``, ``disk``, ``too_large``, ``exit``"""
+    ended: Ending | None = None
+    """why it stopped, or None"""
     line: bytes = b""
     """the response line, unparsed: the worker is untrusted"""
     cpu_s: float = 0.0
@@ -75,9 +100,9 @@ class Outcome:
 class Worker:
     submission: Path
     memory_bytes: int
-    launch: Launch = sandbox.start
-    device: str = "cpu"
-    started: sandbox.Started | None = None
+    launch: Launch
+    """how it is started: :func:`judge.worker.launch.fresh` or a warm process's ``launch``"""
+    started: Started | None = None
     _request_w: int = -1
     _response_r: int = -1
     _output_r: int = -1
@@ -95,8 +120,7 @@ class Worker:
         self._response_r, response_w = os.pipe()
         self._output_r, output_w = os.pipe()
         try:
-            self.started = self.launch(self.submission, (request_r, response_w), output_w, self.memory_bytes,
-                                       self.device)
+            self.started = self.launch(self.submission, (request_r, response_w), output_w, self.memory_bytes)
         finally:
             for fd in (request_r, response_w, output_w):
                 os.close(fd)
@@ -138,8 +162,8 @@ class Worker:
             if b"\n" in self._buffer:
                 outcome.line, self._buffer = self._buffer.split(b"\n", 1)
                 self._measure_disk(outcome)
-                if outcome.disk_bytes > sandbox.DISK_QUOTA:  # it failed on a full tmpfs, or is still writing
-                    outcome.ended = "disk"
+                if outcome.disk_bytes > DISK_QUOTA:  # it failed on a full tmpfs, or is still writing
+                    outcome.ended = Ending.DISK
                     self.kill()
                 break
             ended = self._limit_crossed(outcome, budget)
@@ -152,7 +176,7 @@ class Worker:
             if self._output_r in ready:
                 self._drain_output(outcome)
             if self._response_r in ready and not self._read_response():
-                outcome.ended = "exit"
+                outcome.ended = Ending.EXIT
                 outcome.exit_status = self._reap()
                 self._killed_at_memory_limit(outcome)
                 break
@@ -180,22 +204,22 @@ class Worker:
         """An end by the kernel's OOM killer in the worker's cgroup is a memory verdict, whatever it held."""
         group = self.started.group
         if group is not None and group.oom_kills() > self._oom_kills:
-            outcome.ended, outcome.oom_killed = "memory", True
+            outcome.ended, outcome.oom_killed = Ending.MEMORY, True
             outcome.peak_rss_bytes = max(outcome.peak_rss_bytes, group.peak_bytes())
 
-    def _limit_crossed(self, outcome: Outcome, budget: Budget) -> str | None:
+    def _limit_crossed(self, outcome: Outcome, budget: Budget) -> Ending | None:
         if len(self._buffer) > RESPONSE_CAP:
-            return "too_large"
+            return Ending.TOO_LARGE
         if outcome.tasks > TASK_LIMIT:
-            return "threads"
-        if outcome.disk_bytes > sandbox.DISK_QUOTA:
-            return "disk"
+            return Ending.THREADS
+        if outcome.disk_bytes > DISK_QUOTA:
+            return Ending.DISK
         if outcome.cpu_s > budget.cpu_s:
-            return "cpu"
+            return Ending.CPU
         if outcome.wall_s > budget.wall_s:
-            return "wall"
+            return Ending.WALL
         if outcome.peak_rss_bytes > budget.memory_bytes:
-            return "memory"
+            return Ending.MEMORY
         return None
 
     def _read_response(self) -> bool:

@@ -2,7 +2,7 @@
 an interpreter start and ``import torch`` (about 1.5 s, shared/research/numerics.md §5.3).
 
 Usage: ``python -I -B -m judge.worker.zygote CONTROL_FD [--seccomp] [--landlock=SECRETS]`` (started by
-:func:`judge.worker.sandbox.start_zygote`, under L2 inside the bubblewrap view of a fresh worker). The flags are
+:func:`judge.worker.launch.start_zygote`, under L2 inside the bubblewrap view of a fresh worker). The flags are
 a fresh worker's (:class:`judge.worker.main.Lockdown`): every worker forked locks itself down with them.
 
 Control protocol on a Unix ``SOCK_SEQPACKET`` socket, one JSON object per packet:
@@ -11,7 +11,7 @@ Control protocol on a Unix ``SOCK_SEQPACKET`` socket, one JSON object per packet
 * parent -> zygote: ``fork`` (``memory_bytes``, ``uid``, ``private_mounts``) with four descriptors attached: the worker's ends of the
   request, response and output pipes, and the submission, open for reading. The zygote copies the submission
   into a fresh scratch directory of its own (removed when the worker is released, so nothing a worker writes
-  reaches the next) and forks; the child confines itself (:func:`judge.worker.sandbox.confine_forked_worker`)
+  reaches the next) and forks; the child confines itself (:func:`judge.worker.launch.confine_forked_worker`)
   and runs the worker protocol (:func:`judge.worker.main.serve`). The zygote closes its copies of the
   descriptors and answers ``forked`` (``pid``, in its namespace, and ``scratch``, the worker's directory) or ``fork_failed`` (``reason``).
 * zygote -> parent: ``exited`` (``pid``, ``status``: exit code, or minus the signal, as ``subprocess`` says)
@@ -61,7 +61,7 @@ def _threads() -> int:
 
 def _run_child(message: dict[str, Any], fds: list[int], zygote: int, scratch: str, lockdown: Lockdown) -> None:
     """In the forked child: confine, serve, exit. Never returns."""
-    from judge.worker import main, sandbox
+    from judge.worker import launch, main
 
     code = 1
     try:
@@ -69,7 +69,7 @@ def _run_child(message: dict[str, Any], fds: list[int], zygote: int, scratch: st
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         request_r, response_w, output_w = fds
         uid = message.get("uid")
-        sandbox.confine_forked_worker(Path(scratch), int(message["memory_bytes"]), output_w,
+        launch.confine_forked_worker(Path(scratch), int(message["memory_bytes"]), output_w,
                                       (request_r, response_w), zygote, None if uid is None else int(uid),
                                       bool(message.get("private_mounts")))
         main.serve(os.fdopen(request_r, "rb"), os.fdopen(response_w, "wb"), os.path.join(scratch, "solution.py"),
@@ -202,7 +202,7 @@ def main() -> None:
     control = socket.socket(fileno=int(sys.argv[1]))
     privileges.set_dumpable(False)  # a worker of the same uid cannot read this process's /proc files
     from judge.worker import main as worker
-    from judge.worker import sandbox, seccomp  # imported by every child, before its uid changes
+    from judge.worker import launch, seccomp  # imported by every child, before its uid changes
 
     worker.prepare()
     try:

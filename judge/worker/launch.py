@@ -1,0 +1,268 @@
+"""Start a worker, or the warm process that forks workers, under a confinement found beforehand.
+
+Nothing here probes: the caller passes the :class:`judge.worker.confinement.Confinement` that
+:func:`judge.worker.probe.confinement` found (a :class:`judge.judging.submission.Plan` holds it), so every worker
+of a judgement is started exactly the way the probe's own process was.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from judge.worker import cgroup, libc, mounts, privileges, scratch as scratches
+from judge.worker.confinement import CGROUP_EXTRA_TASKS, PROCESS_LIMIT, SANDBOX_UID, TMPFS_BYTES, Confinement
+
+PR_SET_PDEATHSIG = 1
+FILE_SIZE_LIMIT = 16 << 20
+DATA_HEADROOM = 256 << 20
+LIFETIME_CPU_S = 600
+CGROUPS_ENV = "JUDGE_CGROUPS"
+"""``off``: no cgroup even where the machine allows them (to test the fallbacks)"""
+PYTHON_FLAGS = ("-I", "-B")
+"""isolated mode (no ``PYTHON*`` variables, no user site, no script directory on ``sys.path``), and no bytecode
+written: ``-I`` ignores ``PYTHONDONTWRITEBYTECODE``, so without ``-B`` a worker that keeps uid 0 would write
+``__pycache__`` files into the judge's package"""
+PASSED_ENV = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH")
+SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+"""the judge's own package (``judge/``), which every worker reads"""
+
+
+@dataclass
+class Started:
+    process: subprocess.Popen
+    scratch: Path
+    group: cgroup.Group | None = None
+    """the worker's cgroup, removed with it"""
+    watched: tuple[str, ...] = ()
+    """where the worker may write, as its own mount namespace names it: the disk quota is measured there"""
+    private_fs: int = 0
+    """the size of the tmpfs of the worker's own at each watched path (measured by its used blocks); 0: they are
+    directories on the judge's file systems (measured by a walk)"""
+
+    def cleanup(self) -> None:
+        if self.group is not None:
+            self.group.remove()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+Launch = Callable[[Path, tuple[int, int], int, int], Started]
+"""starts a confined worker on a submission: ``(submission, (request_r, response_w), output_fd, memory_bytes)``;
+:func:`fresh` (a new interpreter) or :meth:`judge.worker.forkserver.ForkServer.launch` (a fork of a warm one)"""
+
+
+def environment(scratch: Path) -> dict[str, str]:
+    """A worker's whole environment: nothing of the judge's but the few variables libraries need."""
+    env = {
+        "PATH": "/usr/bin:/bin", "HOME": str(scratch), "TMPDIR": str(scratch),
+        "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
+        "NVIDIA_TF32_OVERRIDE": "0",  # no NVIDIA library may use TF32 (numerics.md §1.2)
+    }
+    env.update({k: os.environ[k] for k in PASSED_ENV if k in os.environ})
+    return env
+
+
+def _limits(memory_bytes: int, uid: int | None, parent: int | None = None, bounding: bool = True,
+            group: cgroup.Group | None = None, scratch: Path | None = None) -> Callable[[], None]:
+    """What the child does between fork and exec: its cgroup, its own mounts (``scratch``: see
+    :func:`judge.worker.mounts.private_scratch`), limits, then (``bounding``) an empty capability bounding set,
+    then the uid, then death with ``parent`` (default: the process that calls this, i.e. the judge). Bubblewrap
+    needs its capabilities: it is started with ``bounding`` False and drops them itself."""
+    parent = os.getpid() if parent is None else parent
+    solution = (scratch / "solution.py").read_bytes() if scratch is not None else b""
+
+    def apply() -> None:
+        if group is not None:
+            group.join(os.getpid())
+        if scratch is not None:
+            mounts.private_scratch(scratch, solution, TMPFS_BYTES, uid)
+        for limit, value in (
+            (resource.RLIMIT_DATA, memory_bytes + DATA_HEADROOM),
+            (resource.RLIMIT_FSIZE, FILE_SIZE_LIMIT),
+            (resource.RLIMIT_CORE, 0),
+            (resource.RLIMIT_NOFILE, 256),
+            (resource.RLIMIT_CPU, LIFETIME_CPU_S),
+        ):
+            resource.setrlimit(limit, (value, value))
+        if bounding:
+            privileges.drop_bounding()
+        if uid is not None:
+            resource.setrlimit(resource.RLIMIT_NPROC, (PROCESS_LIMIT, PROCESS_LIMIT))
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+        libc.load().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # after setresuid, which clears it
+        if os.getppid() != parent:  # the judge died before the line above took effect
+            os._exit(1)
+
+    return apply
+
+
+def _visible_paths() -> list[str]:
+    """What the worker needs to read beyond ``/usr``: the interpreter, the environment and the judge's package.
+
+    Each is listed as written and as resolved, so symlinks (a venv's ``bin/python``) work inside the view.
+    """
+    wanted = [sys.base_prefix, sys.prefix, os.path.dirname(sys.executable), PACKAGE_DIR]
+    found = {os.path.abspath(p) for p in wanted} | {os.path.realpath(p) for p in wanted}
+    paths: list[str] = []
+    for path in sorted(found, key=lambda p: p.count(os.sep)):
+        if not any(path == p or path.startswith(p + os.sep) for p in ["/usr", *paths]):
+            paths.append(path)
+    return paths
+
+
+def masked_paths(shown: list[str]) -> list[str]:
+    """The problem and solution folders inside the view, each as written and as resolved: an installed judge's
+    ``judge_bundle`` lies in the environment that the view shows whole (or under ``/usr``)."""
+    from judge.package.problem import bundle, problems_roots, solutions_roots
+
+    folders = [*filter(None, [bundle()]), *problems_roots(), *solutions_roots()]
+    found = {os.path.abspath(p) for p in folders} | {os.path.realpath(p) for p in folders}
+    inside = sorted(p for p in found if os.path.isdir(p) and any(p.startswith(s + os.sep) for s in shown))
+    return [p for p in inside if not any(p.startswith(q + os.sep) for q in inside)]  # a mask hides what is below it
+
+
+def bwrap_args(bwrap: str, scratch: Path) -> list[str]:
+    """bubblewrap's command line for a worker whose scratch directory is ``scratch`` (L2's view)."""
+    args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+            "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
+            "--size", str(TMPFS_BYTES), "--tmpfs", "/tmp",  # first: a tmpfs mounted later would hide binds below it
+            "--ro-bind", "/usr", "/usr", "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache",  # for ctypes
+            "--dev", "/dev", "--remount-ro", "/dev",  # its tmpfs has no size: nothing may be written there
+            "--proc", "/proc"]
+    for path in SYSTEM_DIRS:
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+    visible = _visible_paths()
+    for path in visible:
+        args += ["--ro-bind", path, path]
+    for path in masked_paths(["/usr", *SYSTEM_DIRS, *visible]):  # an empty, read-only folder over each
+        args += ["--size", "4096", "--tmpfs", path, "--remount-ro", path]
+    solution = str(scratch / "solution.py")
+    return args + ["--size", str(TMPFS_BYTES), "--tmpfs", str(scratch), "--ro-bind", solution, solution,
+                   "--chdir", str(scratch), "--"]
+
+
+def _command(confinement: Confinement, scratch: Path, argv: list[str]) -> list[str]:
+    if confinement.bwrap:
+        return bwrap_args(confinement.bwrap, scratch) + argv
+    return argv
+
+
+def worker_group(confinement: Confinement, memory_bytes: int) -> cgroup.Group | None:
+    """A fresh cgroup for one worker, where the confinement has them."""
+    return cgroup.create(memory_bytes, PROCESS_LIMIT + CGROUP_EXTRA_TASKS) if confinement.cgroup else None
+
+
+def popen(confinement: Confinement, scratch: Path, argv: list[str], memory_bytes: int,
+          group: cgroup.Group | None = None, **streams: object) -> subprocess.Popen:
+    """Run ``argv`` in ``scratch`` as a worker is run: the view, the limits, the uid, the environment."""
+    uid = None if confinement.bwrap else confinement.uid  # bubblewrap changes the uid itself, in its namespace
+    preexec = _limits(memory_bytes, uid, bounding=not confinement.bwrap, group=group,
+                      scratch=scratch if confinement.private_mounts else None)
+    return subprocess.Popen(_command(confinement, scratch, argv), cwd=scratch, env=environment(scratch),
+                            start_new_session=True, preexec_fn=preexec, **streams)
+
+
+@functools.cache
+def protect_judge() -> None:
+    """Make this process (the judge) non-dumpable, and remove what killed judges left behind; once, before the
+    first worker starts. Non-dumpable: a worker of the same uid cannot open ``/proc/<judge>/mem``, ``environ``
+    or ``fd`` without ``CAP_SYS_PTRACE``, which no worker has."""
+    privileges.set_dumpable(False)
+    scratches.remove_leftovers()
+    if os.environ.get(CGROUPS_ENV) != "off":
+        cgroup.remove_leftovers(scratches.running)
+
+
+def start(submission: Path, fds: tuple[int, int], output_fd: int, memory_bytes: int,
+          confinement: Confinement) -> Started:
+    """Copy the submission into a fresh scratch directory and start a worker on it under ``confinement``.
+
+    ``fds`` are the worker's ends of the request and response pipes; ``output_fd`` receives its stdout and stderr.
+    """
+    protect_judge()
+    scratch = scratches.make_scratch(submission, confinement)
+    argv = [sys.executable, *PYTHON_FLAGS, "-m", "judge.worker.main", str(fds[0]), str(fds[1]),
+            str(scratch / "solution.py"), *confinement.lockdown.argv()]
+    group = worker_group(confinement, memory_bytes)
+    try:
+        process = popen(confinement, scratch, argv, memory_bytes, group, stdin=subprocess.DEVNULL, stdout=output_fd,
+                        stderr=output_fd, pass_fds=fds)
+    except BaseException:
+        if group is not None:
+            group.remove()
+        raise
+    return Started(process, scratch, group, *confinement.watched(str(scratch)))
+
+
+def fresh(confinement: Confinement) -> Launch:
+    """A :data:`Launch` that starts each worker as a fresh interpreter under ``confinement``."""
+    return functools.partial(start, confinement=confinement)
+
+
+def start_zygote(control_fd: int, confinement: Confinement) -> Started:
+    """Start the warm process that forks workers (:mod:`judge.worker.zygote`).
+
+    No submission code runs in it, so it gets the worker's environment, view (under L2), session and death with
+    the judge but no resource limits; every worker it forks confines itself with :func:`confine_forked_worker`.
+    Under L2 it starts in the bubblewrap view a fresh worker gets, so every worker it forks is in it too.
+    Its scratch directory holds one fresh directory per worker, which the zygote removes when the worker ends.
+    """
+    protect_judge()
+    scratch = scratches.make_scratch(None, confinement, "zygote")
+    if confinement.uid is not None and not confinement.bwrap:
+        scratch.chmod(0o711)  # the worker's uid may pass through to its own directory, and write nothing here
+    argv = [sys.executable, *PYTHON_FLAGS, "-m", "judge.worker.zygote", str(control_fd), *confinement.lockdown.argv()]
+    process = subprocess.Popen(
+        _command(confinement, scratch, argv), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        pass_fds=(control_fd,), cwd=scratch, env=environment(scratch), start_new_session=True,
+        preexec_fn=_die_with_parent,
+    )
+    return Started(process, scratch)
+
+
+def _die_with_parent() -> None:
+    libc.load().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def confine_forked_worker(scratch: Path, memory_bytes: int, output_fd: int, keep_fds: tuple[int, ...],
+                          parent: int, uid: int | None, private_mounts: bool = False) -> None:
+    """Confine a worker just forked from the zygote, before any submission code runs in it.
+
+    As :func:`start` does for a fresh worker below L2: a new session, the limits, the uid and the death with
+    ``parent`` of ``_limits``, stdin from ``/dev/null``, stdout and stderr to ``output_fd``, no open descriptor
+    but ``keep_fds`` (the zygote's control socket above all), the scratch directory as working directory and the
+    worker environment (the zygote was started with it, so the interpreter's own additions, such as ``LC_CTYPE``,
+    are kept too). It is made dumpable again (the zygote is not), so the judge can reset its peak memory.
+    Capabilities, Landlock and the seccomp filter come last, from :func:`judge.worker.main.serve`, as in a fresh
+    worker.
+    """
+    os.setsid()
+    _limits(memory_bytes, uid, parent, scratch=scratch if private_mounts else None)()
+    privileges.set_dumpable(True)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(output_fd, 1)
+    os.dup2(output_fd, 2)
+    for fd in {int(name) for name in os.listdir("/proc/self/fd")} - {0, 1, 2, *keep_fds}:
+        try:
+            os.close(fd)
+        except OSError:  # the listing's own descriptor, already closed
+            pass
+    os.chdir(scratch)
+    os.environ.update(environment(scratch))  # the zygote's own environment is a worker's: only paths change
+    tempfile.tempdir = None  # tempfile follows the new TMPDIR

@@ -1,0 +1,241 @@
+"""What confinement this machine allows, found by trying it, and the layer-by-layer account ``judge doctor`` prints.
+
+At the first use in a judge process, :func:`confinement` probes the layers strongest first, by starting a tiny
+process exactly the way a worker would be started (same view, same limits, the filter installed and a fork
+refused), and caches the strongest that works. ``JUDGE_MAX_LEVEL`` (``L0``, ``L1`` or ``L2``) caps it, for
+testing the weaker layers on a machine that has the stronger ones. Workers are then started under what was
+found (:mod:`judge.worker.launch`), never probed again.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+
+from judge import messages
+from judge.errors import BadInput
+from judge.worker import cgroup, landlock, mounts
+from judge.worker.confinement import (DISK_QUOTA, LEVELS, PROCESS_LIMIT, SANDBOX_UID, TMPFS_BYTES, Confinement)
+from judge.worker.launch import CGROUPS_ENV, PYTHON_FLAGS, popen
+from judge.worker.scratch import make_scratch
+
+MAX_LEVEL_ENV = "JUDGE_MAX_LEVEL"
+PRIVATE_MOUNTS_ENV = "JUDGE_PRIVATE_MOUNTS"
+"""``off``: no private mounts below L2 even as root (to test what a judge that is not root gives)"""
+PROBE_TIMEOUT_S = 60
+PROBE = """
+import importlib.util, os, sys, threading
+for name in ("torch", "judge.worker.main"):
+    if importlib.util.find_spec(name) is None:
+        sys.exit(f"cannot find {name}")
+from judge.worker.main import Lockdown, lock_down
+lockdown = Lockdown.from_argv(sys.argv[1:])
+lock_down(lockdown, os.getcwd())
+if lockdown.secrets is not None:
+    for secret in lockdown.secrets.kept:
+        try:
+            os.listdir(secret)
+            sys.exit(f"Landlock let {secret} be read")
+        except (PermissionError, FileNotFoundError, NotADirectoryError):
+            pass
+if lockdown.seccomp:
+    try:
+        if os.fork() == 0:
+            os._exit(0)
+        sys.exit("the filter let a fork through")
+    except PermissionError:
+        pass
+    thread = threading.Thread(target=lambda: None)
+    thread.start()
+    thread.join()
+print("ok")
+"""
+
+
+def confinement(device: str = "cpu") -> Confinement:
+    """The strongest layers that work here, probed once per process.
+
+    A GPU worker stops at L1: bubblewrap's minimal view has no GPU device nodes or driver files in it.
+    """
+    cap = os.environ.get(MAX_LEVEL_ENV, "L2")
+    if cap not in LEVELS:
+        raise BadInput("bad_max_level", value=cap, levels=", ".join(LEVELS))
+    if device == "cuda" and cap == "L2":
+        return _probe("L1", messages.say("no_gpu_in_bwrap"))
+    return _probe(cap, messages.say("level_capped", cap=cap))
+
+
+def level(device: str = "cpu") -> str:
+    """The confinement in force, as every report prints it."""
+    return confinement(device).describe()
+
+
+def _try(candidate: Confinement) -> str | None:
+    """Start a probe exactly as a worker would be started; None when it works, else why it does not."""
+    scratch = make_scratch(None, candidate)
+    argv = [sys.executable, *PYTHON_FLAGS, "-c", PROBE, *candidate.lockdown.argv()]
+    try:
+        probe = popen(candidate, scratch, argv, 1 << 30, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                      stderr=subprocess.STDOUT)
+        out, _ = probe.communicate(timeout=PROBE_TIMEOUT_S)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    text = out.decode("utf-8", "replace").strip()
+    if probe.returncode == 0 and text.endswith("ok"):
+        return None
+    return text.splitlines()[-1][:200] if text else f"exit status {probe.returncode}"
+
+
+def _first_working(candidates: list[Confinement], missing: list[str]) -> Confinement | None:
+    """The first candidate whose probe works; the reasons the others failed are added to ``missing``."""
+    for candidate in candidates:
+        failure = _try(candidate)
+        if failure is None:
+            return candidate
+        missing.append(messages.say("layer_off", layer=_layer_name(candidate), reason=failure))
+    return None
+
+
+def _layer_name(candidate: Confinement) -> str:
+    if candidate.bwrap:
+        return "bubblewrap"
+    if candidate.uid is not None:
+        return f"uid {candidate.uid}"
+    return "Landlock" if candidate.landlock else "seccomp"
+
+
+@functools.cache
+def _probe(cap: str, capped_because: str) -> Confinement:
+    """The strongest confinement up to ``cap`` that starts here; ``capped_because`` says why the cap, if any."""
+    missing: list[str] = []
+    uids = [SANDBOX_UID, None] if os.geteuid() == 0 else [None]
+    bwrap, abi = shutil.which("bwrap"), landlock.abi()
+    if cap != "L2":
+        missing.append(messages.say("layer_off", layer="bubblewrap", reason=capped_because))
+    elif bwrap is None:
+        missing.append(messages.say("layer_off", layer="bubblewrap", reason=messages.say("no_bwrap")))
+    else:
+        found = _first_working([Confinement("L2", SANDBOX_UID, bwrap, seccomp=True, landlock=abi)], missing)
+        if found:
+            return Confinement(found.level, found.uid, found.bwrap, tuple(missing), found.seccomp, found.landlock,
+                               _cgroup_version(missing))
+    if cap == "L0":
+        missing += [messages.say("layer_off", layer=layer, reason=capped_because) for layer in ("seccomp", "Landlock")]
+    elif not abi:
+        missing.append(messages.say("layer_off", layer="Landlock", reason=messages.say("no_landlock")))
+    candidates = [Confinement("L1", uid, seccomp=True, landlock=abi) for uid in uids] if abi and cap != "L0" else []
+    candidates += [Confinement("L0", uid, seccomp=True) for uid in uids] if cap != "L0" else []
+    found = _first_working(candidates + [Confinement("L0", uid) for uid in uids], missing)
+    base = found or Confinement("L0", None)
+    private = _private_mounts_work(base, missing)
+    return Confinement(base.level, base.uid, None, tuple(missing), base.seccomp, base.landlock,
+                       _cgroup_version(missing), private)
+
+
+def _cgroup_version(missing: list[str]) -> int:
+    """The cgroup version workers get; why none, added to ``missing``."""
+    if os.environ.get(CGROUPS_ENV) == "off":
+        missing.append(messages.say("layer_off", layer="cgroup", reason=messages.say("layer_env_off", env=CGROUPS_ENV)))
+        return 0
+    found = cgroup.available()
+    if isinstance(found, str):
+        missing.append(messages.say("layer_off", layer="cgroup", reason=found))
+        return 0
+    return found
+
+
+def _private_mounts_work(base: Confinement, missing: list[str]) -> bool:
+    """Below L2: whether a probe in a mount namespace of its own, with a sized scratch tmpfs, starts here."""
+    if os.geteuid() != 0 or os.environ.get(PRIVATE_MOUNTS_ENV) == "off":
+        reason = messages.say("layer_env_off", env=PRIVATE_MOUNTS_ENV) if os.geteuid() == 0 else messages.say(
+            "layer_uid_not_root")
+        missing.append(messages.say("layer_off", layer="private mounts", reason=reason))
+        return False
+    failure = _try_private_mounts(base)
+    if failure is not None:
+        missing.append(messages.say("layer_off", layer="private mounts", reason=failure))
+    return failure is None
+
+
+def _try_private_mounts(base: Confinement) -> str | None:
+    """Make a worker's private mounts in a forked child; None when that works, else why not. A fork, not a probe
+    interpreter: the interpreter and the other layers were probed already, and this costs milliseconds."""
+    scratch = make_scratch(None, base)
+    try:
+        pid = os.fork()
+        if pid == 0:
+            code = 0
+            try:
+                mounts.private_scratch(scratch, b"", TMPFS_BYTES, base.uid)
+            except OSError as exc:
+                code = exc.errno or 255
+            except BaseException:  # noqa: BLE001 -- the child must never return into the judge's code
+                code = 255
+            os._exit(code)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    code = os.waitstatus_to_exitcode(status)
+    return None if code == 0 else os.strerror(code) if 0 < code < 255 else f"exit status {code}"
+
+
+# -- judge doctor ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Layer:
+    """One layer of confinement, for ``judge doctor``."""
+
+    name: str
+    active: bool
+    detail: str
+    """what it does when active, else why it is off"""
+
+
+def limits_summary(found: Confinement, memory_bytes: int | None = None) -> str:
+    """How this confinement bounds memory, threads and disk (in ``judge doctor`` and every report)."""
+    memory = f"{memory_bytes >> 20} MiB" if memory_bytes else "capped"
+    memory_how = (messages.say("limits_memory_cgroup", version=found.cgroup) if found.cgroup
+                  else messages.say("limits_memory_rss"))
+    tasks_how = messages.say("limits_tasks_cgroup" if found.cgroup else "limits_tasks_poll")
+    disk_how = ("limits_disk_tmpfs" if found.bwrap or found.private_mounts
+                else "limits_disk_landlock" if found.landlock else "limits_disk_walk")
+    return messages.say("limits_summary", memory=memory, memory_how=memory_how, tasks=PROCESS_LIMIT,
+                        tasks_how=tasks_how, disk=DISK_QUOTA >> 20, disk_how=messages.say(disk_how))
+
+
+def _why_off(found: Confinement, layer: str) -> str:
+    prefix = messages.say("layer_off", layer=layer, reason="")
+    return next((m.removeprefix(prefix) for m in found.missing if m.startswith(prefix)), messages.say("layer_weaker"))
+
+
+def explain(device: str = "cpu") -> list[Layer]:
+    """Each layer a worker started here gets, on or off, with what it does or why it is off; the last entry is
+    the level, with what it guarantees (the same for ``judge run``/``submit`` and ``judge grade``, whose warm
+    workers are forked inside the same confinement)."""
+    found = confinement(device)
+    scope = messages.say("layer_landlock_scope") if found.landlock >= 6 else messages.say("layer_landlock_noscope")
+    uid_off = _why_off(found, f"uid {SANDBOX_UID}") if os.geteuid() == 0 else messages.say("layer_uid_not_root")
+    return [
+        Layer("limits", True, messages.say("layer_limits", limits=limits_summary(found))),
+        Layer("cgroup", bool(found.cgroup), messages.say("layer_cgroup", version=found.cgroup) if found.cgroup
+              else _why_off(found, "cgroup")),
+        Layer("private mounts", found.private_mounts,
+              messages.say("layer_private_mounts", size=TMPFS_BYTES >> 20) if found.private_mounts
+              else messages.say("layer_bwrap_has_it") if found.bwrap else _why_off(found, "private mounts")),
+        Layer("uid", found.uid is not None,
+              messages.say("layer_uid", uid=found.uid) if found.uid is not None else
+              messages.say("layer_uid_kept", uid=os.geteuid(), reason=uid_off)),
+        Layer("capabilities", True, messages.say("layer_capabilities")),
+        Layer("seccomp", found.seccomp, messages.say("layer_seccomp") if found.seccomp else _why_off(found, "seccomp")),
+        Layer("Landlock", bool(found.landlock),
+              messages.say("layer_landlock", abi=found.landlock, scope=scope) if found.landlock
+              else _why_off(found, "Landlock")),
+        Layer("bubblewrap", bool(found.bwrap), messages.say("layer_bwrap") if found.bwrap
+              else _why_off(found, "bubblewrap")),
+        Layer("level", found.keeps_secrets, messages.say(f"guarantee_{found.level}")),
+    ]
