@@ -21,9 +21,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from judge.serve.client import Client, launched
-
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # the site's test client lives with the tests, not in the installed judge
+
+from tests.support.client import Client, launched  # noqa: E402
+
 SLUGS = ("training-diagnostics", "dead-relu-detector")
 
 

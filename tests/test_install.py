@@ -25,7 +25,7 @@ from judge.package.problem import available, bundle, find_problem, problems_root
 from judge.worker import launch, probe
 from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, run_judge
 
-CHECKOUT_PARTS = ("pyproject.toml", "README.md", "judge", "judge_bundle", "problems", "solutions")
+CHECKOUT_PARTS = ("pyproject.toml", "README.md", "LICENSE", "judge", "judge_bundle", "problems", "solutions")
 OWN = ("__editable__", "torch_diagnostics_judge", "__pycache__")
 """this checkout's editable install in the test environment: never linked into the fresh venv"""
 STEAL = '''
@@ -167,6 +167,23 @@ def test_the_installed_wheel_carries_and_judges_the_bundled_problems(installed):
     # the declared submissions (about 45 full judgements) are left out: test_packages judges them from the checkout
     verified = _judge(installed, "verify", "--no-submissions")
     assert "dead-relu-detector: ok" in verified and f"{SLUG}: ok" in verified
+
+
+@pytest.mark.slow
+def test_the_installed_wheel_carries_the_vendored_editor_and_both_licences(installed):
+    """The site's editor works offline only if the wheel ships it, and its licence must travel with it."""
+    venv, folder, env = installed
+    where = subprocess.run([str(venv / "bin" / "python"), "-c", "import judge, importlib.metadata as m, sys;"
+                            "print(judge.__file__); print(*(f.locate() for f in m.files('torch-diagnostics-judge')"
+                            " if f.name.startswith('LICENSE')), sep='\\n')"],
+                           cwd=folder, env=env, capture_output=True, text=True, check=True).stdout.splitlines()
+    package = Path(where[0]).parent
+    vendored = package / "serve" / "static" / "vendor" / "codemirror"
+    for name in ("LICENSE", "README.md", "codemirror.js", "codemirror.css", "python.js"):
+        assert (vendored / name).read_bytes() == (REPO / "judge/serve/static/vendor/codemirror" / name).read_bytes()
+    assert "Marijn Haverbeke" in (vendored / "LICENSE").read_text()
+    licences = [Path(p) for p in where[1:]]
+    assert licences and all(p.read_text() == (REPO / "LICENSE").read_text() for p in licences), where
 
 
 @pytest.mark.slow

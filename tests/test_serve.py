@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.serve.client import Client, launched
+from tests.support.client import Client, launched
 from judge.serve.security import MAX_BODY
 from judge.worker import probe
 from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, build_toy, judge_env, judge_json, run_judge

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.serve.client import Client, launched
+from tests.support.client import Client, launched
 from tests.conftest import REPO, SLUG, judge_env
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"

@@ -1,4 +1,5 @@
-"""Drive a running site from a script, as its page does: the benchmark and the tests use this.
+"""Drive a running site from a script, as its page does: the site's tests and ``benchmarks/serve_bench.py`` use
+this (test support: it is not part of the installed judge).
 
 :func:`launched` starts ``judge serve --port 0`` in a child process and yields a :class:`Client` for the link it
 printed; :meth:`Client.judge` posts Run or Submit and reads the job's server-sent events to the final report.
