@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from judge.judging.compare import compare
 from judge.judging.result import MAX_DEPTH, Reply, depth, parse
-from judge.judging.session import CallResult, CaseLimits, CaseResult
+from judge.judging.limits import CaseLimits
+from judge.judging.session import CallResult, CaseResult
 from judge.judging.verdict import Verdict
 from judge.package.problem import load_problem
 from judge.report.build import build_report

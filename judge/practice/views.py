@@ -5,9 +5,9 @@ from __future__ import annotations
 from judge import messages
 from judge.package.problem import Problem
 from judge.package.text import display_width
+from judge.judging.verdict import Tone
 from judge.practice.history import Attempt, Progress, Status
 from judge.report.style import TONES, ansi
-from judge.judging.verdict import Tone
 
 STATUS_COLORS = {Status.SOLVED: TONES[Tone.PASSED].ansi, Status.ATTEMPTED: TONES[Tone.LIMIT].ansi, Status.NEW: None}
 NO_ATTEMPTS = Progress(Status.NEW, 0)

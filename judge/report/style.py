@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from judge.judging.verdict import VERDICTS, Tone
+from judge.judging.verdict import VERDICTS, Tone, look
 
 
 @dataclass(frozen=True)
@@ -41,10 +41,8 @@ def ansi(verdict: str) -> str | None:
     """The terminal colour of a verdict named in a report, ``hint`` for a hint; None for anything else."""
     if verdict == "hint":
         return HINT_ANSI
-    for known, look in VERDICTS.items():
-        if known.value == verdict:
-            return TONES[look.tone].ansi
-    return None
+    found = look(verdict)
+    return TONES[found.tone].ansi if found else None
 
 
 def verdict_css(scope: str = "") -> Markup:
@@ -52,7 +50,7 @@ def verdict_css(scope: str = "") -> Markup:
     fragment a notebook shows inside a page of its own)."""
     rules = []
     for tone, paint in TONES.items():
-        names = [v.value for v, look in VERDICTS.items() if look.tone is tone]
+        names = [v.value for v, row in VERDICTS.items() if row.tone is tone]
         text = f"color:{paint.color}" + (f";background:{paint.background}" if paint.background else "")
         rules.append(",".join(f"{scope}.{name}" for name in names) + "{" + text + "}")
         rules.append(",".join(f"{scope}rect.{name}" for name in names) + "{fill:" + paint.fill + "}")
