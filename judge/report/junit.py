@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge import messages
 from judge.judging.verdict import Verdict
 
 FAILURES = frozenset({Verdict.WRONG_ANSWER, Verdict.OUTPUT_FORMAT_ERROR})
-TIME_MEANS = "testcase: CPU seconds the submission used on the case; testsuite: their sum"
+TIME_MEANS = messages.say("junit_time")
+"""the ``time`` property: what the ``time`` attributes measure"""
 
 
 def outcome(test: dict[str, Any]) -> str:
