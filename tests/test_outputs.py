@@ -291,3 +291,18 @@ ESCAPES = [
                          ids=[f"{escape.__name__}-{i}" for i, (escape, _, _) in enumerate(ESCAPES)])
 def test_each_escape_shows_text_as_it_should(escape, text, shown):
     assert escape(text) == shown
+
+
+def test_the_editor_gets_the_learners_code_back_exactly():
+    """The one place text is not shown visibly: the site's editor, whose text is saved back as the code."""
+    from judge.practice.views import NO_ATTEMPTS
+    from judge.serve.app import TEMPLATES
+
+    code = 'print("\\x1b[31m</textarea><script>alert(1)</script>")\f\nx = "\t\u202e"\n'
+    page = TEMPLATES.get_template("problem.html.j2").render(
+        token="t", has_class=False, problem=PROBLEM, statements={}, languages={}, code=code, progress=NO_ATTEMPTS,
+        running="")
+    parsed = read_html(page)
+    assert ("script", ("src",)) in parsed.shape and ("script", ()) not in parsed.shape
+    start = page.index('<textarea id="code" spellcheck="false">') + len('<textarea id="code" spellcheck="false">')
+    assert read_html(page[start:page.index("</textarea>", start)]).text == code

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, AsyncIterator
 
 import jinja2
+from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -56,6 +57,8 @@ def _environment() -> jinja2.Environment:
                              autoescape=True, finalize=finalizer("html"), trim_blocks=True, lstrip_blocks=True)
     env.globals["say"] = messages.say
     env.filters["one_line"] = inline  # names (files, students) and messages: never a line of their own
+    env.filters["as_typed"] = lambda code: Markup(escape(code))  # the editor's text: HTML-escaped only, so it
+    # comes back exactly as the learner typed it (a form feed or an escape byte in a string literal included)
     return env
 
 
