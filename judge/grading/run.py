@@ -51,7 +51,7 @@ def check_confinement(device: str, allow_weak: bool) -> None:
 
 
 def grade_folder(problem: Problem, submissions: Path, out: Path, *, jobs: int, device: str, shard: Shard | None,
-                 progress: Progress, allow_weak: bool = False) -> Graded:
+                 progress: Progress, allow_weak: bool = False, csv_bom: bool = False) -> Graded:
     started = time.monotonic()
     check_confinement(device, allow_weak)
     found = [s for s in discover(submissions, problem.slug, skip=out) if shard is None or shard.holds(s.student)]
@@ -73,7 +73,7 @@ def grade_folder(problem: Problem, submissions: Path, out: Path, *, jobs: int, d
         raise Interrupted(len(loaded) - len(todo) + saved, len(loaded)) from None
     reports = [store.load(s.student) for s in found]
     summary = summarise(problem.slug, problem.title, str(shard) if shard else None, reports)
-    return Graded(summary, write_outputs(out, summary, reports), len(todo), len(loaded) - len(todo),
+    return Graded(summary, write_outputs(out, summary, reports, csv_bom), len(todo), len(loaded) - len(todo),
                   time.monotonic() - started)
 
 
@@ -109,7 +109,7 @@ def _check_shards(parts: list[tuple[Path, dict[str, Any]]]) -> None:
         raise BadInput("merge_missing_shards", missing=missing[0], count=count)
 
 
-def merge_folders(folders: list[Path], out: Path) -> tuple[ClassSummary, Path]:
+def merge_folders(folders: list[Path], out: Path, csv_bom: bool = False) -> tuple[ClassSummary, Path]:
     """One class summary from the outputs of several ``judge grade`` runs (shards, or separate groups)."""
     parts = [(folder, _graded_folder(folder)) for folder in folders]
     _check_shards(parts)
@@ -129,4 +129,4 @@ def merge_folders(folders: list[Path], out: Path) -> tuple[ClassSummary, Path]:
             reports.append(report)
     problem = parts[0][1]["problem"]
     summary = summarise(problem["slug"], problem["title"], None, reports)
-    return summary, write_outputs(out, summary, reports)
+    return summary, write_outputs(out, summary, reports, csv_bom)

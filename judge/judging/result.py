@@ -7,10 +7,13 @@ is exactly the integer the parent asked with (``True == 1`` in Python, so the ty
 nested deeper than ``MAX_DEPTH`` is refused with an iterative walk, so neither this check nor the comparison,
 the report or the JSON encoder that come after it can be driven into a ``RecursionError``. Error fields are
 kept only when they are strings, and cut to ``MESSAGE_CHARS``: ``str()`` is never called on a hostile object.
+JSON can carry a lone surrogate (``"\\ud800"``), which no UTF-8 file, terminal or page can hold: every string
+of a reply, dict keys included, has them replaced by U+FFFD here, so nothing after this point meets one.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -18,6 +21,7 @@ MAX_DEPTH = 64
 """the worker encodes at most 32 levels (``judge.worker.main.ENCODE_DEPTH``); anything deeper is forged"""
 MESSAGE_CHARS = 2000
 ERROR_FIELDS = ("exc", "msg", "trace")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -47,9 +51,26 @@ def depth(value: Any) -> int:
     return deepest
 
 
+def clean_text(text: str) -> str:
+    """``text`` with each lone surrogate replaced by U+FFFD, as a decoder replaces bytes that are not UTF-8."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def clean_value(value: Any) -> Any:
+    """A copy of a decoded value (depth already bounded) whose strings and dict keys hold no lone surrogate."""
+    if type(value) is str:
+        return clean_text(value)
+    if type(value) is list:
+        return [clean_value(item) for item in value]
+    if type(value) is dict:
+        return {clean_text(k): clean_value(v) for k, v in value.items()}
+    return value
+
+
 def error_fields(message: dict[str, Any]) -> dict[str, str]:
     """The error's ``exc``, ``msg`` and ``trace`` as short strings; a field that is not a string becomes ``""``."""
-    return {key: message[key][:MESSAGE_CHARS] if type(message.get(key)) is str else "" for key in ERROR_FIELDS}
+    return {key: clean_text(message[key][:MESSAGE_CHARS]) if type(message.get(key)) is str else ""
+            for key in ERROR_FIELDS}
 
 
 def parse(message: Any, call_id: int) -> Reply | None:
@@ -60,4 +81,4 @@ def parse(message: Any, call_id: int) -> Reply | None:
         return Reply("error", error=error_fields(message))
     if message.get("type") != "result" or "value" not in message or depth(message["value"]) > MAX_DEPTH:
         return None
-    return Reply("result", value=message["value"])
+    return Reply("result", value=clean_value(message["value"]))

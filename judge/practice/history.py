@@ -30,6 +30,7 @@ from typing import Any, Callable
 from judge import messages
 from judge.errors import BadInput
 from judge.places import data_home
+from judge.report.escape import inline
 
 SCHEMA_VERSION = 1
 SCHEMA = """
@@ -81,7 +82,7 @@ class Attempt:
             passed=report["passed"], total=report["total"],
             cpu_s=round(sum(t["extra_data"]["cpu_time_s"] for t in report["tests"]), 4),
             wall_s=report["execution_time"], code_sha256=report["submission"]["sha256"],
-            source=report["submission"]["path"],
+            source=inline(report["submission"]["path"]),  # as shown: a path need not be UTF-8
         )
 
     @property

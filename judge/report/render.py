@@ -1,20 +1,41 @@
-"""Render a JSON report (see :mod:`judge.report.build`) as text, Markdown, HTML or JUnit XML, via Jinja2."""
+"""Render a JSON report (see :mod:`judge.report.build`) as text, Markdown, HTML or JUnit XML, via Jinja2.
+
+Each output type has its own template environment, chosen by the format asked for (never by a template's file
+name), and each environment makes every ``{{ … }}`` safe for its output on its own (:mod:`judge.report.escape`):
+
+``html``, ``xml``  autoescaped by Jinja2; every value first shown with :func:`~judge.report.escape.visible`.
+                   Nothing from a report is ever marked safe.
+``markdown``       every value escaped with :func:`~judge.report.escape.markdown_text`, unless a template asks
+                   for a code span (``| code``) or a fenced block (``| fence``), which fit their content.
+``text``           every value shown with :func:`~judge.report.escape.visible`; only the judge's own colours
+                   (``| paint``, always last) reach a terminal as control bytes.
+
+Before any template sees it, the report itself is replaced by :func:`~judge.report.escape.displayable`: one line
+per value but for messages, tracebacks and printed output, so column widths are measured on what is shown.
+"""
 
 from __future__ import annotations
 
 import functools
 import json
 import os
-from typing import Any
+from typing import Any, Callable
 
 import jinja2
+from markupsafe import Markup
 
 from judge.package.cases import untag_nonfinite
+from judge.report import escape, junit
 from judge.report.style import ansi, verdict_css
 
 FORMATS = ("text", "json", "markdown", "html", "junit")
 _TEMPLATES = {"text": "report.txt.j2", "markdown": "report.md.j2", "html": "report.html.j2",
               "junit": "report.junit.xml.j2"}
+OUTPUT_TYPES = {"text": "text", "markdown": "markdown", "html": "html", "junit": "xml"}
+
+
+class _Shown(str):
+    """Text a filter has already made safe for its output type (a Markdown code span, a painted verdict)."""
 
 
 def _number(value: Any) -> str:
@@ -24,21 +45,43 @@ def _number(value: Any) -> str:
     return json.dumps(value) if not isinstance(value, str) else value
 
 
+def finalizer(output: str) -> Callable[[Any], Any]:
+    """What every ``{{ … }}`` of an output type goes through before it is written (and, for HTML and XML,
+    escaped by Jinja2 after that)."""
+    shown = escape.markdown_text if output == "markdown" else escape.visible
+
+    def finalize(value: Any) -> Any:
+        if isinstance(value, (Markup, _Shown)):  # Markup: only the site's own page parts, never report data
+            return value
+        return shown(value if isinstance(value, str) else str(value))
+
+    return finalize
+
+
 @functools.lru_cache(maxsize=None)  # templates compile once per process: grading renders hundreds of reports
-def environment(color: bool) -> jinja2.Environment:
+def environment(output: str, color: bool = False) -> jinja2.Environment:
+    """The template environment of one output type: ``html``, ``xml``, ``markdown`` or ``text``."""
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("judge.report", "templates"),
-        autoescape=jinja2.select_autoescape(["html", "xml"]),
+        autoescape=output in ("html", "xml"), finalize=finalizer(output),
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
     )
     env.filters["num"] = _number
     env.filters["ljust"] = lambda v, n: str(v).ljust(n)
     env.filters["rjust"] = lambda v, n: str(v).rjust(n)
     env.filters["json"] = lambda v: json.dumps(untag_nonfinite(v))
-    env.filters["paint"] = (lambda text, verdict: f"\x1b[{ansi(verdict) or '0'}m{text}\x1b[0m") if color else (
-        lambda text, verdict: text)
     env.globals["verdict_css"] = verdict_css
     env.filters["ms"] = lambda s: f"{s * 1000:.1f} ms" if s is not None else "-"
+    env.filters["url_path"] = escape.url_path
+    env.filters["one_line"] = escape.inline
+    env.globals["junit"] = junit
+    if output == "markdown":
+        env.filters["code"] = lambda v: _Shown(escape.markdown_code(str(v)))
+        env.filters["fence"] = lambda v: _Shown(escape.markdown_fence(str(v)))
+    if output == "text":
+        env.filters["paint"] = (lambda text, verdict: _Shown(
+            f"\x1b[{ansi(verdict) or '0'}m{escape.visible(str(text))}\x1b[0m")) if color else (
+            lambda text, verdict: text)
     return env
 
 
@@ -49,11 +92,12 @@ def use_color(stream_is_tty: bool, no_color_flag: bool) -> bool:
 
 def render(report: dict[str, Any], fmt: str, color: bool = False) -> str:
     if fmt == "json":
-        return json.dumps(report, indent=2, allow_nan=False) + "\n"
-    template = environment(color and fmt == "text").get_template(_TEMPLATES[fmt])
-    return template.render(r=report)
+        return json.dumps(escape.json_safe(report), indent=2, allow_nan=False) + "\n"
+    output = OUTPUT_TYPES[fmt]
+    template = environment(output, color and output == "text").get_template(_TEMPLATES[fmt])
+    return template.render(r=escape.displayable(report))
 
 
 def html_fragment(report: dict[str, Any]) -> str:
     """The HTML report without its page around it, styled inside its own ``div``: for a notebook cell's output."""
-    return environment(False).get_template("report.fragment.html.j2").render(r=report)
+    return environment("html").get_template("report.fragment.html.j2").render(r=escape.displayable(report))

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, AsyncIterator
 
 import jinja2
+from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -30,7 +31,8 @@ from judge.package.problem import DIFFICULTIES, Problem, available, find_problem
 from judge.package.statement import markdown_html, render_markdown
 from judge.practice.history import attempts, progress
 from judge.practice.views import NO_ATTEMPTS
-from judge.report.render import html_fragment
+from judge.report.escape import inline, url_path
+from judge.report.render import finalizer, html_fragment
 from judge.report.style import verdict_css
 from judge.serve import store
 from judge.serve.judging import AlreadyJudging, Judging
@@ -50,9 +52,14 @@ class Site:
 
 
 def _environment() -> jinja2.Environment:
+    """Every page is HTML: autoescaped, each value shown visibly as in the reports (the report fragments and
+    statements the judge renders itself are the only Markup)."""
     env = jinja2.Environment(loader=jinja2.PackageLoader("judge.serve", "templates"),
-                             autoescape=True, trim_blocks=True, lstrip_blocks=True)
+                             autoescape=True, finalize=finalizer("html"), trim_blocks=True, lstrip_blocks=True)
     env.globals["say"] = messages.say
+    env.filters["one_line"] = inline  # names (files, students) and messages: never a line of their own
+    env.filters["as_typed"] = lambda code: Markup(escape(code))  # the editor's text: HTML-escaped only, so it
+    # comes back exactly as the learner typed it (a form feed or an escape byte in a string literal included)
     return env
 
 
@@ -194,11 +201,22 @@ def _students(graded: Path) -> set[str]:
         return set()
 
 
+def _student(request: Request, graded: Path) -> str:
+    """The student the URL names: one of the class summary's ids, never a path as sent. Matched on the URL's
+    bytes (``url_path``), so an id that is not UTF-8 (a file name's raw bytes) finds its report too."""
+    raw = request.scope.get("raw_path") or b"/"
+    segment = raw.split(b"/")[-2].decode("ascii", "replace")  # /class/students/<segment>/report.html
+    named = request.path_params["student"]
+    for student in _students(graded):
+        if student == named or url_path(student) == segment:
+            return student
+    raise HTTPException(404, messages.say("serve_no_student", student=named))
+
+
 async def class_student(request: Request) -> HTMLResponse:
     """A student's report (from their ``results.json``) beside the code it judged."""
-    graded, student = _graded(request), request.path_params["student"]
-    if student not in _students(graded):  # a name from the class summary, never a path as sent
-        raise HTTPException(404, messages.say("serve_no_student", student=student))
+    graded = _graded(request)
+    student = _student(request, graded)
     try:
         report = json.loads((graded / "students" / student / "results.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):

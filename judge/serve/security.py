@@ -33,11 +33,20 @@ MAX_BODY = 256 * 1024
 """a solution is a few KB; this leaves room without letting a request fill memory"""
 TOKEN_HEADER = "x-judge-token"
 SAFE_METHODS = ("GET", "HEAD")
+POLICY = "; ".join([
+    "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self'",
+    "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+])
+"""The second wall behind escaping (every page is escaped by its templates, :mod:`judge.report.render`): only
+the site's own scripts run, and were markup ever injected, it could not load anything from elsewhere, send a
+form elsewhere, re-base the page's links or be framed. Inline styles stay allowed: the reports, written to files
+as well, carry their own ``<style>``."""
 HEADERS = [
-    (b"content-security-policy", b"default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"),
+    (b"content-security-policy", POLICY.encode()),
     (b"x-frame-options", b"DENY"), (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
 ]
-"""on every response: only the site's own scripts run, and no other page can frame it"""
+"""on every response"""
 PUBLIC_PREFIX = "/static/"
 
 

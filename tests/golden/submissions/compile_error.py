@@ -1,0 +1,3 @@
+class Solution:
+    def compute_activation_stats(self, model, x)
+        return []

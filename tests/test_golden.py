@@ -1,0 +1,141 @@
+"""Golden reports: one small submission per verdict (``tests/golden/submissions/``), its report in every format
+(``tests/golden/<verdict>.<format>``), so that a change to a renderer or a template shows as a diff.
+
+Two checks. The fast one renders each committed JSON report (``<verdict>.json``) in every format and compares
+with the committed files: it needs no worker. The other judges each submission on the small problem of
+``tests/test_adversarial.py`` and compares its normalised JSON report with the committed one. Normalised means:
+times, memory, limits' numbers, paths, line numbers in tracebacks, frames of the judge's own code, versions,
+the security level and the submission's hash are replaced by fixed words, and floats are cut to 6 digits.
+``internal_error`` has no submission (no submission can cause it): its report is the judge's own failure report.
+
+To regenerate after an intended change, run ``JUDGE_REGENERATE_GOLDEN=1 .venv/bin/python -m pytest
+tests/test_golden.py`` and review the diff (``git diff tests/golden``) before committing it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from judge.package.problem import load_problem
+from judge.pipeline import failure_report, judge_file
+from judge.report.render import render
+from tests.conftest import REFERENCE_SOURCE, SLUG
+from tests.test_adversarial import adversarial_root  # noqa: F401 -- a fixture
+
+GOLDEN = Path(__file__).parent / "golden"
+VERDICTS = ("accepted", "wrong_answer", "time_limit_exceeded", "memory_limit_exceeded", "runtime_error",
+            "compile_error", "output_format_error", "internal_error")
+SUFFIXES = {"text": "txt", "markdown": "md", "html": "html", "junit": "junit.xml"}
+REGENERATE = bool(os.environ.get("JUDGE_REGENERATE_GOLDEN"))
+INTERNAL_REASON = "the expected values of hidden/01-six could not be read (a damaged package)"
+LIMIT_EXCEPTIONS = ("cpu", "wall", "memory", "CloseToLimit")
+NUMBER = re.compile(r"\d+(\.\d+)?")
+
+
+def _trace(trace: str) -> str:
+    """A traceback with only the submission's own frames, its scratch folder and line numbers replaced."""
+    kept, skipping = [], False
+    for line in trace.splitlines():
+        if line.startswith("  File "):
+            skipping = "solution.py" not in line
+            line = re.sub(r'"[^"]*solution\.py", line \d+', '"<scratch>/solution.py", line N', line)
+        elif not line.startswith("    "):
+            skipping = False
+        if not skipping:
+            kept.append(line)
+    return "\n".join(kept) + ("\n" if trace.endswith("\n") else "")
+
+
+def _error(error: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not error:
+        return error
+    error = dict(error)
+    if error.get("exc") == "wall":  # a loaded machine reaches the wall-time limit first: the same verdict
+        error = {**error, "exc": "cpu", "msg": error["msg"].replace("wall time", "CPU time")}
+    if error.get("exc") in LIMIT_EXCEPTIONS:
+        error["msg"] = NUMBER.sub("N", error["msg"])
+    if error.get("trace"):
+        error["trace"] = _trace(error["trace"])
+    error["msg"] = re.sub(r"\(solution\.py, line \d+\)", "(solution.py, line N)", error.get("msg", ""))
+    return error
+
+
+def _floats(value: Any) -> Any:
+    if type(value) is float:
+        return float(f"{value:.6g}")
+    if type(value) is list:
+        return [_floats(v) for v in value]
+    if type(value) is dict:
+        return {k: _floats(v) for k, v in value.items()}
+    return value
+
+
+def normalise(report: dict[str, Any], verdict: str) -> dict[str, Any]:
+    """``report`` with everything that differs between machines, runs and versions replaced (see above)."""
+    report = _floats(json.loads(json.dumps(report)))
+    report["execution_time"] = 0.0
+    report["submission"] = {"path": f"{verdict}.py", "sha256": "SHA256"}
+    judge = report["judge"]
+    judge.update({"version": "VERSION", "torch": "TORCH", "security_level": "LEVEL"})
+    if judge.get("startup_error"):
+        judge["startup_error"] = _error(judge["startup_error"])
+    for test in report["tests"]:
+        test["execution_time"] = 0.0
+        extra = test["extra_data"]
+        extra.update({"cpu_time_s": 0.0, "peak_memory_mb": 0.0, "time_limit_s": 1.0})
+        for call in extra["calls"]:
+            call["cpu_time_s"] = 0.0
+            if "limit" in call:
+                call["limit"] = NUMBER.sub("N", call["limit"].replace("wall time", "CPU time"))
+            if "error" in call:
+                call["error"] = _error(call["error"])
+    return report
+
+
+def _golden(name: str) -> Path:
+    return GOLDEN / name
+
+
+def _compare(path: Path, text: str) -> None:
+    if REGENERATE:
+        path.write_text(text, encoding="utf-8")
+        return
+    assert path.exists(), f"{path.name} is missing: JUDGE_REGENERATE_GOLDEN=1 .venv/bin/python -m pytest {__file__}"
+    assert text == path.read_text(encoding="utf-8"), f"{path.name} changed; if on purpose, regenerate (see above)"
+
+
+def _source(verdict: str) -> str:
+    text = (GOLDEN / "submissions" / f"{verdict}.py").read_text(encoding="utf-8")
+    return REFERENCE_SOURCE + "\n\n" + text if text.startswith("# base: reference") else text
+
+
+@pytest.mark.parametrize("verdict", VERDICTS)
+def test_each_verdict_gets_the_committed_report(verdict, adversarial_root, tmp_path):
+    problem = load_problem(adversarial_root / "problems" / SLUG)
+    path = tmp_path / f"{verdict}.py"
+    if verdict == "internal_error":
+        report = failure_report(problem, path, "submit", "cpu", INTERNAL_REASON)
+    else:
+        path.write_text(_source(verdict), encoding="utf-8")
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("JUDGE_CACHE", str(adversarial_root / "cache"))  # the limits calibrated for this problem
+            report = judge_file(problem, path, "submit", "cpu")
+    assert report["verdict"] == verdict
+    _compare(_golden(f"{verdict}.json"), json.dumps(normalise(report, verdict), indent=2, ensure_ascii=False) + "\n")
+
+
+@pytest.mark.parametrize("verdict", VERDICTS)
+def test_each_committed_report_renders_as_committed(verdict):
+    report = json.loads(_golden(f"{verdict}.json").read_text(encoding="utf-8"))
+    for fmt, suffix in SUFFIXES.items():
+        _compare(_golden(f"{verdict}.{suffix}"), render(report, fmt))
+
+
+def test_every_verdict_has_a_golden_submission():
+    assert sorted(p.stem for p in (GOLDEN / "submissions").glob("*.py")) == sorted(set(VERDICTS) - {"internal_error"})
