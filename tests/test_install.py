@@ -175,7 +175,7 @@ def test_the_installed_wheel_carries_the_vendored_editor_and_both_licences(insta
     venv, folder, env = installed
     where = subprocess.run([str(venv / "bin" / "python"), "-c", "import judge, importlib.metadata as m, sys;"
                             "print(judge.__file__); print(*(f.locate() for f in m.files('torch-diagnostics-judge')"
-                            " if f.name.startswith('LICENSE')), sep='\\n')"],
+                            " if f.parts[0].endswith('.dist-info') and f.name == 'LICENSE'), sep='\\n')"],
                            cwd=folder, env=env, capture_output=True, text=True, check=True).stdout.splitlines()
     package = Path(where[0]).parent
     vendored = package / "serve" / "static" / "vendor" / "codemirror"
