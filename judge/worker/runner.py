@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge.worker import procfs, sandbox
+from judge.worker.main import encode_request
 
 POLL_S = 0.005
 DISK_POLL_S = 0.05
@@ -108,8 +109,11 @@ class Worker:
         return self.started.process.pid
 
     def send(self, message: dict[str, Any]) -> None:
+        """One request: its JSON line, then its ``hidden`` values (if any) as raw bytes (:func:`judge.worker.main.encode_request`)."""
+        data = encode_request(message)
         try:
-            os.write(self._request_w, json.dumps(message).encode() + b"\n")
+            while data:
+                data = data[os.write(self._request_w, data):]
         except OSError:  # the worker has gone; the next read reports how
             pass
 
