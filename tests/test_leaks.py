@@ -18,7 +18,8 @@ from judge.package.problem import available, find_problem, load_problem
 from judge.package.tolerance import DEFAULT
 from tests.conftest import REPO, SLUG, _mlp_case
 
-STATS = [{"mean": 0.1234, "std": 1.4019, "dead_fraction": 0.0}, {"mean": -0.3859, "std": 1.5308, "dead_fraction": 0.0625}]
+STATS = [{"mean": 0.1234, "std": 1.4019, "dead_fraction": 0.0},
+         {"mean": -0.3859, "std": 1.5308, "dead_fraction": 0.0625}]
 """an output of compute_activation_stats, with specific leaves"""
 GRADS = [{"mean": 0.0, "std": 0.05, "norm": 2.0}]
 OTHER = [{"mean": 0.5, "std": 0.25, "dead_fraction": 0.0}, {"mean": 2.7182, "std": 3.1415, "dead_fraction": 0.5}]
@@ -95,7 +96,8 @@ def test_a_rule_table_fed_its_own_case_s_output_is_clean(tmp_path):
 
 
 def test_an_earlier_literal_holding_a_hidden_answer_leaks(tmp_path):
-    found = _leaks(tmp_path, {"sample/01-table": _stats_then([STATS[1]], OTHER), "hidden/01-b": _stats_then(OTHER, STATS)})
+    found = _leaks(tmp_path, {"sample/01-table": _stats_then([STATS[1]], OTHER),
+                              "hidden/01-b": _stats_then(OTHER, STATS)})
     assert [(f.case, f.call, f.part) for f in found] == [("hidden/01-b", 0, "[1]")]
     assert "sample/01-table call 1" in found[0].seen
 

@@ -3,9 +3,9 @@
 The flow per submission: check that a worker builds every case bit-identically (once per judge, in a checker
 that never imports a submission: :func:`judge.worker.main.serve`), start a worker, let it import the submission,
 make one untimed warm-up call, then call every case's methods in order under that case's limits; each call's
-request holds that call alone (:meth:`judge.package.cases.Case.call_request`). After any abnormal end the worker is replaced and judging goes on; after
-``RESOURCE_FAILURES_BEFORE_STOP`` cases end on a time or memory limit the rest are not run, so a submission
-that loops forever costs seconds, not minutes.
+request holds that call alone (:meth:`judge.package.cases.Case.call_request`). After any abnormal end the
+worker is replaced and judging goes on; after ``RESOURCE_FAILURES_BEFORE_STOP`` cases end on a time or memory
+limit the rest are not run, so a submission that loops forever costs seconds, not minutes.
 """
 
 from __future__ import annotations

@@ -263,6 +263,7 @@ def serve(requests: BinaryIO, out: BinaryIO, solution: str, lockdown: Lockdown) 
     if setup is None:
         return
     if setup["type"] == "verify":
+        privileges.set_dumpable(False)  # it holds every case: no process of its uid may read its memory
         _verify(setup, out)
         return
     device, methods = setup["device"], setup["methods"]
