@@ -176,6 +176,7 @@ CATALOGUE: dict[str, str] = {
     "gen_warning": "warning  {case}: {finding}",
     "gen_rejected": "rejected {case}: {reason}",
     "gen_summary": "{slug}: {kept} cases kept, {rejected} rejected",
+    "gen_leak": "leak: {leak}; a submission could read it before answering, so change one of the two cases",
     "gen_bad_output": "{case}: call {call} ({method}) returns {what}; outputs hold only numbers, strings, lists and dicts with string keys (a decision is a string, never a bool or None)",
     "gen_small_values": "{count} expected value(s) in (0, {below}) are compared weakly by the absolute tolerance (first: {path} = {value}); keep them at least {below} or exactly 0, use a log scale, or list the name in [fragility] fractions",
     "gen_reference_failed": "{case}: the reference raised {reason} on call {call} ({method})",
@@ -192,6 +193,7 @@ CATALOGUE: dict[str, str] = {
     "verify_summary": "{problems} problem(s): {failed} failed, {errors} error(s), {warnings} warning(s)",
     "verify_mismatch": "{case}: {field}: stored {stored}, recomputed {got}",
     "verify_declared": "{path}: declared {declared}, judged {got}",
+    "verify_leak": "leak: {leak}; a submission could read it before answering: change one of the two cases, then run 'judge gen'",
 }
 
 

@@ -10,6 +10,8 @@ Each file is one hostile or broken submission. Its first comment lines declare::
     # levels: every                  optional: also judged at JUDGE_MAX_LEVEL=L1 and L0 (the resource limits)
     # base: reference                optional: the reference solution is prepended, so the file can subclass it
     # outputs: hostile               optional: its strings attack the report formats (tests/test_hostile_outputs.py)
+    # problem: backprop-bug-finder   optional: judged on a few cases of that bundled problem instead of the toy
+    #                                below (tests/test_adversarial_bundled.py)
 
 and the test checks, beyond the verdict, that the judge exits 0 or 1 (never 3, never a crash), that no process
 of the submission survives it, that no file outside the worker's scratch directory changed, that the scratch
@@ -51,7 +53,7 @@ from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, _mlp_case, build_toy, j
 SUITE = REPO / "tests" / "adversarial"
 VERDICTS = ("accepted", "wrong_answer", "time_limit_exceeded", "memory_limit_exceeded", "runtime_error",
             "compile_error", "output_format_error")
-HEADER_KEYS = ("verdict", "attack", "stopped by", "needs", "levels", "base", "outputs")
+HEADER_KEYS = ("verdict", "attack", "stopped by", "needs", "levels", "base", "outputs", "problem")
 CANARY = "adv-canary"
 """attacks that write outside their scratch directory put this in the names they write"""
 SHARED_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
@@ -80,9 +82,16 @@ class Attack:
     def verdict(self) -> str:
         return self.header["verdict"]
 
+    @property
+    def problem(self) -> str | None:
+        return self.header.get("problem")
+
     def source(self) -> str:
         text = self.path.read_text()
-        return REFERENCE_SOURCE + "\n\n" + text if self.header.get("base") == "reference" else text
+        if self.header.get("base") != "reference":
+            return text
+        reference = (REPO / "solutions" / f"{self.problem}.py").read_text() if self.problem else REFERENCE_SOURCE
+        return reference + "\n\n" + text
 
 
 def _header(path: Path) -> dict[str, str]:
@@ -96,12 +105,14 @@ def _header(path: Path) -> dict[str, str]:
     return header
 
 
-ATTACKS = [Attack(p, _header(p)) for p in sorted(SUITE.glob("*.py"))]
+EVERY_ATTACK = [Attack(p, _header(p)) for p in sorted(SUITE.glob("*.py"))]
+ATTACKS = [a for a in EVERY_ATTACK if a.problem is None]
+"""the attacks judged on the toy problem here"""
 
 
 def test_the_suite_is_complete_and_well_formed():
     assert len(ATTACKS) >= 60
-    for attack in ATTACKS:
+    for attack in EVERY_ATTACK:
         assert attack.verdict in VERDICTS, attack.path.name
         assert attack.header.get("attack") and attack.header.get("stopped by"), attack.path.name
         assert attack.header.get("needs") in (None, "L1", "L2", "uid", "cgroup", "disk"), attack.path.name
@@ -119,11 +130,6 @@ def adversarial_root(tmp_path_factory) -> Path:
                                capture_output=True, text=True, env=judge_env(root), timeout=JUDGE_TIMEOUT_S)
     assert json.loads(calibrate.stdout)["verdict"] == "accepted", calibrate.stderr
     return root
-
-
-@pytest.fixture(scope="session")
-def confinement() -> Confinement:
-    return probe.confinement()
 
 
 def _unmet(needs: str | None, found: Confinement) -> bool:
@@ -197,17 +203,13 @@ def arena():
         shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else os.unlink(path)
 
 
-def _judge(root: Path, submission: Path, arena: Path, cap: str | None = None) -> subprocess.Popen:
+def _judge(root: Path, submission: Path, arena: Path, cap: str | None = None, slug: str = SLUG) -> subprocess.Popen:
     env = judge_env(root)
     env["TMPDIR"] = str(arena / "tmp")
     if cap:
         env["JUDGE_MAX_LEVEL"] = cap
-    return subprocess.Popen([sys.executable, "-m", "judge", "submit", SLUG, str(submission), "--format", "json"],
+    return subprocess.Popen([sys.executable, "-m", "judge", "submit", slug, str(submission), "--format", "json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-
-
-def _hidden_text(report: dict) -> str:
-    return json.dumps([t for t in report["tests"] if t["extra_data"]["hidden"]])
 
 
 RUNS = [(a, None) for a in ATTACKS] + [(a, "L1") for a in ATTACKS if a.header.get("needs") == "L1"
@@ -225,6 +227,11 @@ def _changed(before: dict, after: dict) -> list[str]:
 
 @pytest.mark.parametrize("attack, cap", RUNS, ids=[a.path.stem + (f"-{c}" if c else "") for a, c in RUNS])
 def test_attack(attack, cap, adversarial_root, arena):
+    judge_attack(attack, cap, adversarial_root, arena)
+
+
+def judge_attack(attack: Attack, cap: str | None, root: Path, arena: Path, slug: str = SLUG) -> None:
+    """Judge one attack through ``judge submit`` and check all the module docstring says."""
     confinement = _at(cap)
     if cap and confinement.level == _at(None).level:
         pytest.skip(f"this machine gives {cap} anyway: the uncapped run covers it")
@@ -234,11 +241,11 @@ def test_attack(attack, cap, adversarial_root, arena):
     submission = arena / "submissions" / attack.path.name
     submission.write_text(attack.source())
     submission.chmod(0o644)
-    watched = _watched(adversarial_root, arena)  # not the history: judge submit records the attempt there
+    watched = _watched(root, arena)  # not the history: judge submit records the attempt there
     before = _snapshot(watched)
     assert not _canaries(), "a canary from an earlier run is still there"
 
-    judge = _judge(adversarial_root, submission, arena, cap)
+    judge = _judge(root, submission, arena, cap, slug)
     out, err = judge.communicate(timeout=JUDGE_TIMEOUT_S)
     assert judge.returncode in (0, 1), f"judge exit status {judge.returncode}\n{err[-3000:]}"
     report = json.loads(out)
@@ -262,7 +269,7 @@ def _cgroups_of(judge_pid: int) -> list[str]:
 
 
 def _check_hidden(report: dict) -> None:
-    hidden = _hidden_text(report)
+    hidden = json.dumps([t for t in report["tests"] if t["extra_data"]["hidden"]])
     assert LEAK not in hidden and OTHER_STUDENT not in hidden
     for test in report["tests"]:
         if test["extra_data"]["hidden"]:
@@ -288,12 +295,19 @@ def _git_state() -> tuple[str, dict[str, str]]:
 @pytest.mark.parametrize("cap", ["L2", "L1"])
 def test_the_suite_through_judge_grade(cap, adversarial_root, arena, judge_home):
     """One class of every attack this level stops, graded by ``judge grade`` with two warm workers."""
+    grade_class(cap, adversarial_root, arena, judge_home, ATTACKS)
+
+
+def grade_class(cap: str, root: Path, arena: Path, judge_home: Path, attacks: list[Attack], slug: str = SLUG) -> None:
+    """Grade ``attacks`` and the reference (as another student) as one class and check what the test above says."""
     confinement = _at(cap)
     if confinement.level != cap:
         pytest.skip(f"this machine gives {confinement.describe()}")
     folder = arena / "submissions"
+    if slug != SLUG:
+        (folder / "other-student.py").write_text(f"# {OTHER_STUDENT}\n" + (REPO / "solutions" / f"{slug}.py").read_text())
     expected = {"other-student": "accepted"}
-    for attack in ATTACKS:
+    for attack in attacks:
         if _unmet(attack.header.get("needs"), confinement):
             continue
         for copy in range(NOTE_COPIES if attack.path.stem == NOTE_CASE else 1):
@@ -303,10 +317,10 @@ def test_the_suite_through_judge_grade(cap, adversarial_root, arena, judge_home)
     for path in folder.iterdir():
         path.chmod(0o644)
     out = arena / "graded"
-    watched = [*_watched(adversarial_root, arena), judge_home]
+    watched = [*_watched(root, arena), judge_home]
     before, git_before = _snapshot(watched), _git_state()
-    env = {**judge_env(adversarial_root), "TMPDIR": str(arena / "tmp"), "JUDGE_MAX_LEVEL": cap}
-    graded = subprocess.run([sys.executable, "-m", "judge", "grade", SLUG, str(folder), "--out", str(out),
+    env = {**judge_env(root), "TMPDIR": str(arena / "tmp"), "JUDGE_MAX_LEVEL": cap}
+    graded = subprocess.run([sys.executable, "-m", "judge", "grade", slug, str(folder), "--out", str(out),
                              "--jobs", "2"], capture_output=True, text=True, env=env, timeout=20 * JUDGE_TIMEOUT_S)
     assert graded.returncode == 0, graded.stdout[-2000:] + graded.stderr[-3000:]
 

@@ -24,7 +24,7 @@ from judge.package.build import build_objects, checksum, seeded
 from judge.package.cases import parse_case
 from judge.package.kinds import describe_object
 from judge.package.kinds import state
-from judge.package.kinds.autograd_layers import LinearFunction, SigmoidFunction, TanhFunction
+from judge.package.kinds.autograd_layers import LAYERS as CUSTOM, LinearFunction, SigmoidFunction, TanhFunction
 from judge.package.kinds.layers import kind_of
 from judge.package.kinds.models import _Model
 
@@ -419,24 +419,34 @@ def _linear_inputs() -> tuple[torch.Tensor, ...]:
                  for shape in ((5, 3), (3, 3), (3,)))
 
 
-def _run(function: Callable[..., torch.Tensor], bug: str) -> Callable[..., torch.Tensor]:
-    return lambda *inputs: function.apply(*inputs, bug)
+FUNCTIONS = {"linear": LinearFunction, "tanh": TanhFunction, "sigmoid": SigmoidFunction}
 
 
-@pytest.mark.parametrize("function, bug", [(LinearFunction, b) for b in kinds.BUGS["linear"]]
-                         + [(TanhFunction, b) for b in kinds.BUGS["tanh"]]
-                         + [(SigmoidFunction, b) for b in kinds.BUGS["sigmoid"]])
-def test_gradcheck_passes_exactly_without_a_bug(function, bug):
-    inputs = _linear_inputs() if function is LinearFunction else (_linear_inputs()[0],)
-    passed = torch.autograd.gradcheck(_run(function, bug), inputs, raise_exception=False)
+def _rule(layer: str, bug: str) -> Callable[..., object]:
+    return CUSTOM[layer][1][kinds.BUGS[layer].index(bug)]
+
+
+def _run(layer: str, bug: str) -> Callable[..., torch.Tensor]:
+    return lambda *inputs: FUNCTIONS[layer].apply(*inputs, _rule(layer, bug))
+
+
+def test_every_bug_has_one_rule():
+    assert set(CUSTOM) == set(kinds.BUGS) == set(FUNCTIONS)
+    assert all(len(CUSTOM[layer][1]) == len(bugs) for layer, bugs in kinds.BUGS.items())
+
+
+@pytest.mark.parametrize("layer, bug", [(layer, b) for layer, bugs in kinds.BUGS.items() for b in bugs])
+def test_gradcheck_passes_exactly_without_a_bug(layer, bug):
+    inputs = _linear_inputs() if layer == "linear" else (_linear_inputs()[0],)
+    passed = torch.autograd.gradcheck(_run(layer, bug), inputs, raise_exception=False)
     assert passed == (bug == "none")
 
 
 def test_custom_layers_forward_like_pytorch_and_work_with_torch_func():
     x, w, b = _linear_inputs()
-    assert torch.allclose(LinearFunction.apply(x, w, b, "weight_grad_half"), torch.nn.functional.linear(x, w, b))
-    assert torch.equal(TanhFunction.apply(x, "derivative_from_input"), torch.tanh(x))
-    grad = torch.func.grad(lambda t: TanhFunction.apply(t, "none").sum())(x.detach())
+    assert torch.allclose(_run("linear", "weight_grad_half")(x, w, b), torch.nn.functional.linear(x, w, b))
+    assert torch.equal(_run("tanh", "derivative_from_input")(x), torch.tanh(x))
+    grad = torch.func.grad(lambda t: _run("tanh", "none")(t).sum())(x.detach())
     assert torch.allclose(grad, 1 - torch.tanh(x.detach()) ** 2)
 
 
@@ -445,16 +455,16 @@ def test_the_worker_runs_every_call_under_the_fixed_seed(tmp_path):
     call, and the output the author tools compute under :func:`seeded`."""
     import io
 
-    from judge.worker.main import Lockdown, serve
+    from judge.worker.main import Lockdown, encode_request, serve
 
     solution = tmp_path / "solution.py"
     solution.write_text("class Solution:\n    def f(self, model, x):\n        return model(x).tolist()\n")
     spec = {"objects": {"model": _with(MLP, layers=[{"dropout": 0.5}]),
                         "x": {"kind": "tensor", "seed": 1, "shape": [4, 6], "init": "normal"}},
             "calls": [{"method": "f", "args": ["$model", "$x"]}]}
-    lines = [{"device": "cpu", "methods": ["f"], "cases": [spec]}] + [
-        {"id": i, "case": spec, "call": 0} for i in range(2)]
-    requests, out = io.BytesIO(b"".join(json.dumps(m).encode() + b"\n" for m in lines)), io.BytesIO()
+    lines = [{"type": "setup", "device": "cpu", "methods": ["f"]}] + [
+        {"type": "call", "id": i, "method": "f", "args": ["$model", "$x"], "objects": spec["objects"]} for i in range(2)]
+    requests, out = io.BytesIO(b"".join(encode_request(m) for m in lines)), io.BytesIO()
     replies_file = tmp_path / "replies"
     child = os.fork()  # serve() drops every capability of its process: never pytest's own
     if child == 0:

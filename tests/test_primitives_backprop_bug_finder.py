@@ -20,7 +20,7 @@ from torch.func import functional_call, vjp
 
 from judge.author.reference import load_reference
 from judge.package.build import build_objects
-from judge.package.kinds.autograd_layers import CustomLinear, CustomSigmoid, CustomTanh
+from judge.package.kinds.autograd_layers import LAYERS as CUSTOM
 from judge.package.kinds.custom import BUGS
 from judge.package.problem import find_problem
 
@@ -51,10 +51,12 @@ def _passes(f, inputs) -> bool:
 
 def _layer(kind: str, bug: str) -> nn.Module:
     gen = torch.Generator().manual_seed(3)
+    module, rules = CUSTOM[kind]
+    rule = rules[BUGS[kind].index(bug)]
     if kind == "linear":
-        return CustomLinear(torch.randn(3, 3, generator=gen, dtype=torch.float64),
-                            torch.randn(3, generator=gen, dtype=torch.float64), bug)
-    return (CustomTanh if kind == "tanh" else CustomSigmoid)(bug)
+        return module(torch.randn(3, 3, generator=gen, dtype=torch.float64),
+                      torch.randn(3, generator=gen, dtype=torch.float64), rule)
+    return module(rule)
 
 
 @pytest.mark.parametrize("kind, bug", [(k, b) for k, bugs in BUGS.items() for b in bugs])

@@ -13,6 +13,9 @@ switches it off). Without one, every tensor of two or more dimensions shares one
 permuted, together with every 1-D integer tensor of length ``b`` (class labels); with no common batch size
 nothing is permuted.
 
+Then no hidden case may leak (:mod:`judge.author.leaks`): one whose expected output could be read from what a
+worker is sent before it is asked for (or from a sample's published output) is rejected too.
+
 For sample cases it also records the ``mistakes``: what the declared wrong submission of every hinted pitfall
 returns where that differs from the expected output (the data :mod:`judge.judging.hints` recognises mistakes by).
 Declared submissions are the author's own code, trusted like the reference.
@@ -32,6 +35,7 @@ import torch
 from judge import messages
 from judge.author import fragility
 from judge.author.fragility import ERROR, Finding, HazardWatch
+from judge.author.leaks import find_leaks
 from judge.author.reference import (call_one, call_reference, load_mistakes, load_reference, objects_for, threads,
                                     unrounded)
 from judge.judging.compare import compare
@@ -229,7 +233,7 @@ def generate(problem: Problem, dry_run: bool = False, log: Log = print, device: 
     _force_full_fp32()
     module = load_reference(problem)
     mistakes = load_mistakes(problem)
-    rejected = []
+    rejected, sound = [], []
     for case in problem.cases:
         if device == "cpu":
             checked, changed = check_case(problem, module, case), []
@@ -243,8 +247,15 @@ def generate(problem: Problem, dry_run: bool = False, log: Log = print, device: 
             rejected.append((case.id, reason))
             log(messages.say("gen_rejected", case=case.id, reason=reason))
             continue
+        sound.append((case, checked.expected, changed))
+    leaked = {leak.case: str(leak) for leak in find_leaks(problem, {c.id: e for c, e, _ in sound}, device)}
+    for case, expected, changed in sound:
+        if case.id in leaked:  # its expected output could be read before it is asked for: not written
+            rejected.append((case.id, leaked[case.id]))
+            log(messages.say("gen_rejected", case=case.id, reason=messages.say("gen_leak", leak=leaked[case.id])))
+            continue
         if not dry_run:
-            save_case(case, _record(problem, case, checked.expected, device, mistakes))
+            save_case(case, _record(problem, case, expected, device, mistakes))
         note = messages.say("gen_differs", fields=", ".join(changed)) if changed else ""
         log(messages.say("gen_ok", case=case.id, note=note))
     log(messages.say("gen_summary", slug=problem.slug, kept=len(problem.cases) - len(rejected), rejected=len(rejected)))

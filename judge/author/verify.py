@@ -3,7 +3,8 @@
 For every problem: the metadata and every case file validate; every case has CPU expectations and a checksum
 that matches what this machine builds; the reference solution, recomputed here, agrees with every stored
 expected value under the problem's comparison and passes ``judge gen``'s fragility checks (their warnings
-too: near-threshold values, weakly compared small values); the starter compiles; every statement template
+too: near-threshold values, weakly compared small values); no hidden case's expected output can be read before
+it is asked for (:mod:`judge.author.leaks`); the starter compiles; every statement template
 renders; every pitfall has a declared wrong submission; every hinted pitfall departs from the reference on
 some sample case (else its hint could never show) and the stored ``mistakes`` agree with its declared
 submission. Then every declared submission is judged through the real judge, by warm workers forked from one
@@ -22,6 +23,7 @@ from typing import Any, Callable
 from judge import messages
 from judge.author.fragility import ERROR
 from judge.author.generate import check_case, mistake_outputs, same_outputs
+from judge.author.leaks import find_leaks
 from judge.author.reference import load_mistakes, load_reference
 from judge.errors import JudgeError
 from judge.judging.calibrate import reference_times
@@ -91,6 +93,8 @@ def _check_cases(problem: Problem, tally: Tally) -> None:
         _check_case(problem, module, case, tally)
         if not case.hidden and case.outputs("cpu") is not None:
             _check_mistakes(problem, case, mistakes, tally)
+    for leak in find_leaks(problem):
+        tally.error(messages.say("verify_leak", leak=leak))
 
 
 def _invalid(tally: Tally, path: Any, problem: str) -> None:

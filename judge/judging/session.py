@@ -1,10 +1,11 @@
 """Judge one submission on a list of cases: drive workers, decide each call's verdict, replace broken workers.
 
-The flow per submission: start a worker, check that it built every case bit-identically (before any submission
-code ran), let it import the submission, make one untimed warm-up call, then call every case's methods in
-order under that case's limits. After any abnormal end the worker is replaced and judging goes on; after
-``RESOURCE_FAILURES_BEFORE_STOP`` cases end on a time or memory limit the rest are not run, so a submission
-that loops forever costs seconds, not minutes.
+The flow per submission: check that a worker builds every case bit-identically (once per judge, in a checker
+that never imports a submission: :func:`judge.worker.main.serve`), start a worker, let it import the submission,
+make one untimed warm-up call, then call every case's methods in order under that case's limits; each call's
+request holds that call alone (:meth:`judge.package.cases.Case.call_request`). After any abnormal end the
+worker is replaced and judging goes on; after ``RESOURCE_FAILURES_BEFORE_STOP`` cases end on a time or memory
+limit the rest are not run, so a submission that loops forever costs seconds, not minutes.
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ class Session:
         self.failed_start: tuple[Verdict, dict[str, Any]] | None = None
         self.warmed = False
         self.verified = verified
-        """whether a worker has shown that it builds every case bit-identically (checked once per session, or
+        """whether a checker has shown that workers build every case bit-identically (checked once per session, or
         once for every worker ``launch`` starts from the same image)"""
         self.hidden_sent = False
         """whether a hidden case has been sent to a worker (from then on, no text of the submission's is reported)"""
@@ -114,22 +115,19 @@ class Session:
     # -- worker life cycle -------------------------------------------------------------------------------------
     def _start(self) -> None:
         """Start a worker, or record in ``failed_start`` why no worker can judge this submission."""
+        checker = None if self.verified else self._start_checker()
         worker = Worker(self.submission, self.memory_bytes, self.launch)
-        worker.start()
+        worker.start()  # imports torch while the checker builds; it runs nothing of the submission's until setup
+        if checker is not None and not self._checked(checker):
+            worker.close()
+            return
         setup_budget = Budget(cpu_s=4 * SETUP_WALL_S, wall_s=SETUP_WALL_S, memory_bytes=self.memory_bytes)
-        worker.send(self._setup_message())
-        built = worker.receive(setup_budget).message()
-        if not isinstance(built, dict) or built.get("type") != "built":
+        worker.send({"type": "setup", "device": self.device, "methods": self.methods})
+        locked = worker.receive(setup_budget).message()
+        if not isinstance(locked, dict) or locked.get("type") != "locked":
             worker.close()
             self.failed_start = (Verdict.INTERNAL_ERROR, _judges_note("WorkerStart", "worker_did_not_start"))
             return
-        drift = [c.id for c, s in zip(self.cases, built["checksums"]) if c.build_sha256 and c.build_sha256 != s]
-        if drift:
-            worker.close()
-            self.failed_start = (Verdict.INTERNAL_ERROR, _judges_note("BuildDrift", "build_drift",
-                                                                      case=", ".join(drift), torch=torch_version()))
-            return
-        self.verified = True
         ready = worker.receive(Budget(cpu_s=2 * IMPORT_WALL_S, wall_s=IMPORT_WALL_S, memory_bytes=self.memory_bytes))
         message = ready.message()
         if isinstance(message, dict) and message.get("type") == "ready":
@@ -144,10 +142,30 @@ class Session:
             error = {**_judges_note("ImportFailed", "import_failed_after_hidden"), "trace": ""}
         self.failed_start = (Verdict.COMPILE_ERROR, error)
 
-    def _setup_message(self) -> dict[str, Any]:
-        """What a fresh worker is told before the submission is imported: the cases to build and check."""
-        to_verify = [] if self.verified else [c.spec() for c in self.cases]
-        return {"type": "setup", "device": self.device, "methods": self.methods, "cases": to_verify}
+    def _start_checker(self) -> Worker:
+        """A worker told to build every case and answer their checksums; it never imports the submission."""
+        checker = Worker(self.submission, self.memory_bytes, self.launch)
+        checker.start()
+        checker.send({"type": "verify", "cases": [c.objects for c in self.cases]})
+        return checker
+
+    def _checked(self, checker: Worker) -> bool:
+        """Whether the checker built every case as ``judge gen`` did; it is closed (and its memory, which held
+        every case, gone) before any worker of this session is told to import the submission."""
+        budget = Budget(cpu_s=4 * SETUP_WALL_S, wall_s=SETUP_WALL_S, memory_bytes=self.memory_bytes)
+        answer = checker.receive(budget).message()
+        checker.close()
+        sums = answer.get("checksums") if isinstance(answer, dict) and answer.get("type") == "checksums" else None
+        if not isinstance(sums, list) or len(sums) != len(self.cases):
+            self.failed_start = (Verdict.INTERNAL_ERROR, _judges_note("WorkerStart", "worker_did_not_start"))
+            return False
+        drift = [c.id for c, s in zip(self.cases, sums) if c.build_sha256 and c.build_sha256 != s]
+        if drift:
+            self.failed_start = (Verdict.INTERNAL_ERROR, _judges_note("BuildDrift", "build_drift", case=", ".join(drift),
+                                                                  torch=torch_version()))
+            return False
+        self.verified = True
+        return True
 
     def _drop_worker(self) -> None:
         if self.worker:
@@ -172,7 +190,7 @@ class Session:
 
     def _call_message(self, case_index: int, call_index: int) -> dict[str, Any]:
         self.hidden_sent = self.hidden_sent or self.cases[case_index].hidden
-        return {"type": "call", "id": self._next_id, "case": self.cases[case_index].spec(), "call": call_index}
+        return {"type": "call", "id": self._next_id, **self.cases[case_index].call_request(call_index)}
 
     def _warm_up(self, budget: Budget) -> Outcome | None:
         """One untimed call whose result is thrown away: lazy initialisation is not charged to the first case.

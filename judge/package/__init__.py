@@ -74,8 +74,8 @@ Case files (JSON) are *specifications*, not pickles. A case names the objects it
   unknown or misspelt key is an error naming the file and the field.
 * Every object draws from its own ``torch.Generator`` seeded with its ``seed``, in float64 on the CPU, then is
   cast to float32, so a case builds bit-identical tensors on every machine; ``build_sha256`` records them (with
-  buffers, gradients, ``None`` gradients, frozen flags and modes) and the worker checks it before any submission
-  code runs. Objects are moved to the judging device afterwards.
+  buffers, gradients, ``None`` gradients, frozen flags and modes) and a checker process that never imports a
+  submission checks it once per judge. Objects are moved to the judging device afterwards.
 * ``permute`` (optional): the objects whose first axis is the batch, permuted together by ``judge gen``'s
   row-permutation check; ``[]`` switches that check off; absent, the generator infers them.
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import BadInput
-from judge.package.kinds import Checker, validate_object
+from judge.package.kinds import Checker, conceal, validate_object
 
 VISIBILITIES = ("sample", "hidden")
 
@@ -69,8 +69,17 @@ class Case:
         return outputs if outputs is not None and len(outputs) == len(self.calls) else None
 
     def spec(self) -> dict[str, Any]:
-        """What the worker may see: objects, calls and checksum, never the expected values."""
+        """What defines the case's inputs: objects, calls and checksum, never the expected values."""
         return {"objects": self.objects, "calls": self.calls, "build_sha256": self.build_sha256}
+
+    def call_request(self, index: int) -> dict[str, Any]:
+        """All a worker is told for call ``index``: its method, its arguments, and the specifications of the
+        objects those name. Never another call's arguments, which may hold what this call must compute
+        (a rule engine's input is often the reference's output of an earlier call)."""
+        call = self.calls[index]
+        names = [a[1:] for a in call["args"] if isinstance(a, str) and a.startswith("$")]
+        objects, hidden = conceal({n: self.objects[n] for n in names})
+        return {"method": call["method"], "args": call["args"], "objects": objects, "hidden": hidden}
 
 
 def _call(check: Checker, spec: Any, where: str, objects: dict[str, Any], methods: set[str]) -> None:

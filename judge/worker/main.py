@@ -5,18 +5,21 @@ Usage: ``python -I -B -m judge.worker.main REQUEST_FD RESPONSE_FD SOLUTION_PATH 
 from a warm process (:mod:`judge.worker.zygote`), which ran :func:`prepare` once for all its workers, runs the
 same protocol through :func:`serve`.
 
-Protocol, one JSON object per line on dedicated pipes (never stdout, never pickle):
+Protocol, one JSON object per line on dedicated pipes (never stdout, never pickle); a request may be followed by
+its ``hidden`` values as raw bytes (:func:`encode_request`):
 
-1. parent -> ``setup`` (device, method names, case *specifications*: never expected values)
-2. worker builds every case once, *before* any submission code runs, then locks itself down (:func:`lock_down`:
-   no capabilities, and when told to, Landlock and the seccomp filter; a layer that fails to load stops the
-   worker here), answers ``built`` with the checksums, and forgets the cases, so code run at import time finds
-   none of them in memory
-3. worker imports the submission and answers ``ready`` or ``import_error``
-4. parent -> ``call`` (one case's spec and a call index); worker builds that case's objects afresh, calls the
-   method and answers ``result`` (the encoded value) or ``error`` (exception type, message, traceback tail)
+* a *checker* gets one ``verify`` (every case's object specifications), builds each case, answers ``checksums``
+  and ends. It never imports the submission: the cases it held die with it, before any submission code runs in
+  a worker of the same judge (:meth:`judge.judging.session.Session._start`).
+* a *worker* gets ``setup`` (device, method names: nothing of any case), locks itself down
+  (:func:`lock_down`: no capabilities, and when told to, Landlock and the seccomp filter; a layer that fails to
+  load stops the worker here) and answers ``locked``; it imports the submission and answers ``ready`` or
+  ``import_error``; then, for each ``call`` (one call's method, arguments and the specifications of the objects
+  those name, never another call's: :meth:`judge.package.cases.Case.call_request`), it builds those objects
+  afresh, forgets the request, calls the method and answers ``result`` (the encoded value) or ``error``
+  (exception type, message, traceback tail).
 
-Everything after step 3 runs alongside untrusted code, so the parent trusts nothing it says: it measures time
+Everything after the import runs alongside untrusted code, so the parent trusts nothing it says: it measures time
 and memory itself and checks every reply (:mod:`judge.judging.result`).
 """
 
@@ -25,6 +28,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import struct
 import sys
 import traceback
 from dataclasses import dataclass
@@ -41,6 +45,20 @@ WARM_OBJECTS = {
     "x": {"kind": "tensor", "seed": 1, "shape": [4, 3], "init": "uniform"},
 }
 """a fixed case, built by :func:`prepare`"""
+
+
+HIDDEN = "<d"
+"""how one hidden value travels: a little-endian float64"""
+
+
+def encode_request(message: dict[str, Any]) -> bytes:
+    """A request on the wire: its JSON line, with ``hidden`` (a list of numbers) replaced by their count and sent
+    after the newline as raw float64s. The worker reads them into a buffer it wipes once they are used
+    (:class:`Requests`), so no text of theirs stays in its memory: they are the settings a
+    built object must not show (a custom layer's bug, a head's wiring; :func:`judge.package.kinds.conceal`)."""
+    hidden = message.get("hidden", [])
+    line = json.dumps({**message, "hidden": len(hidden)}).encode() + b"\n"
+    return line + b"".join(struct.pack(HIDDEN, float(v)) for v in hidden)
 
 
 def _send(out: BinaryIO, message: dict[str, Any]) -> None:
@@ -99,10 +117,62 @@ def _force_full_fp32(torch: Any, device: str) -> None:
         torch.set_float32_matmul_precision("highest")
 
 
-def _build(spec: dict[str, Any], device: str) -> dict[str, Any]:
+def _build(objects: dict[str, Any], device: str) -> dict[str, Any]:
     from judge.package.build import build_objects, to_device
 
-    return {name: to_device(obj, device) for name, obj in build_objects(spec["objects"]).items()}
+    return {name: to_device(obj, device) for name, obj in build_objects(objects).items()}
+
+
+class Requests:
+    """The parent's requests, read from the raw pipe into one buffer that is wiped as each is consumed.
+
+    A request's ``hidden`` values (:func:`encode_request`) are read from that buffer as
+    numbers and its bytes zeroed at once; no buffered reader ever holds a copy of them.
+    """
+
+    CHUNK = 1 << 16
+
+    def __init__(self, stream: BinaryIO):
+        self.stream = stream
+        self.buffer = bytearray(self.CHUNK)
+        self.end = 0
+
+    def _fill(self, need: int) -> bool:
+        """Read until the buffer holds ``need`` bytes; False at the end of the stream."""
+        while self.end < need:
+            if self.end == len(self.buffer):
+                grown = bytearray(2 * len(self.buffer))
+                grown[:self.end] = self.buffer
+                self.buffer[:] = bytes(len(self.buffer))
+                self.buffer = grown
+            read = self.stream.readinto(memoryview(self.buffer)[self.end:])
+            if not read:
+                return False
+            self.end += read
+        return True
+
+    def next(self) -> dict[str, Any] | None:
+        """The next request, with ``hidden`` as a tuple of floats; None when the parent closed the pipe."""
+        start = 0
+        while (newline := self.buffer.find(b"\n", start, self.end)) < 0:
+            start = self.end
+            if not self._fill(self.end + 1):
+                return None
+        message = json.loads(self.buffer[:newline].decode())
+        count = message.get("hidden", 0)
+        size = struct.calcsize(HIDDEN)
+        if type(count) is not int or not self._fill(newline + 1 + count * size):
+            return None
+        message["hidden"] = struct.unpack_from(f"<{count}d", self.buffer, newline + 1)
+        used = newline + 1 + count * size
+        rest = bytes(self.buffer[used:self.end])
+        self.buffer[:self.end] = bytes(self.end)
+        self.buffer[:len(rest)] = rest
+        self.end = len(rest)
+        return message
+
+    def __iter__(self) -> Any:
+        return iter(self.next, None)
 
 
 def _import_solution(path: str, methods: list[str]) -> Any:
@@ -163,43 +233,61 @@ def lock_down(lockdown: Lockdown, scratch: str, device: str = "cpu") -> None:
         seccomp.install(deny_memfd=not lockdown.memfd)
 
 
+def _verify(request: dict[str, Any], out: BinaryIO) -> None:
+    """A checker's one answer: the checksum of every case's objects, built on the CPU as ``judge gen`` built them."""
+    from judge.package.build import checksum
+
+    _send(out, {"type": "checksums", "checksums": [checksum(_build(objects, "cpu")) for objects in request["cases"]]})
+
+
+def _call(solution: Any, request: dict[str, Any], device: str) -> Any:
+    """Build the call's objects, forget the request, call the method. Nothing of the request stays reachable
+    from the frames below the submission's: it finds its arguments and nothing else."""
+    from judge.package.build import resolve_args, seeded
+    from judge.package.kinds import reveal
+
+    method = request["method"]
+    args = resolve_args(request["args"], _build(reveal(request["objects"], request["hidden"]), device))
+    request.clear()
+    with seeded():  # dropout and any other randomness draw the same numbers in every run
+        return getattr(solution, method)(*args)
+
+
 def serve(requests: BinaryIO, out: BinaryIO, solution: str, lockdown: Lockdown) -> None:
-    """The protocol above, from ``setup`` until the parent closes the request pipe."""
+    """The protocol above, from the first request until the parent closes the request pipe."""
     import torch
 
-    from judge.package.build import checksum, resolve_args, seeded
-
     torch.set_num_threads(1)
-    setup = json.loads(requests.readline())
+    incoming = Requests(requests)
+    setup = incoming.next()
+    if setup is None:
+        return
+    if setup["type"] == "verify":
+        privileges.set_dumpable(False)  # it holds every case: no process of its uid may read its memory
+        _verify(setup, out)
+        return
     device, methods = setup["device"], setup["methods"]
     _force_full_fp32(torch, device)
-    checksums = [checksum(_build(c, "cpu")) for c in setup["cases"]]
-    del setup  # no case, hidden or not, stays in memory while the submission is imported
     try:
         np = importlib.import_module("numpy")
     except ImportError:
         np = None
     lock_down(lockdown, os.path.dirname(solution), device)
-    _send(out, {"type": "built", "checksums": checksums})
+    _send(out, {"type": "locked"})
     try:
         solution_obj = _import_solution(solution, methods)
     except BaseException as exc:  # noqa: BLE001 -- SystemExit at import is the submission's failure too
         _send(out, {"type": "import_error", **_error(exc)})
         return
     _send(out, {"type": "ready"})
-    for line in requests:
-        request = json.loads(line)
+    for request in incoming:
         reply_id = request["id"]
-        call = request["case"]["calls"][request["call"]]
         _force_full_fp32(torch, device)
         try:
-            args = resolve_args(call["args"], _build(request["case"], device))
-            with seeded():  # dropout and any other randomness draw the same numbers in every run
-                value = getattr(solution_obj, call["method"])(*args)
-            reply = {"type": "result", "value": encode(value, np)}
+            reply = {"type": "result", "value": encode(_call(solution_obj, request, device), np)}
         except BaseException as exc:  # noqa: BLE001 -- sys.exit() inside a method is a runtime error
             reply = {"type": "error", **_error(exc)}
-        del request, call
+        del request
         _send(out, {"id": reply_id, **reply})
 
 
@@ -218,7 +306,8 @@ def prepare() -> None:
 def main() -> None:
     request_fd, response_fd, solution = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     prepare()
-    serve(os.fdopen(request_fd, "rb"), os.fdopen(response_fd, "wb"), solution, Lockdown.from_argv(sys.argv[4:]))
+    serve(os.fdopen(request_fd, "rb", buffering=0), os.fdopen(response_fd, "wb"), solution,
+          Lockdown.from_argv(sys.argv[4:]))
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from typing import Any
 from judge.worker import procfs
 from judge.worker.confinement import CGROUP_EXTRA_TASKS, DISK_QUOTA, PROCESS_LIMIT
 from judge.worker.launch import Launch, Started
+from judge.worker.main import encode_request
 
 POLL_S = 0.005
 DISK_POLL_S = 0.05
@@ -132,8 +133,11 @@ class Worker:
         return self.started.process.pid
 
     def send(self, message: dict[str, Any]) -> None:
+        """One request: its JSON line, then its ``hidden`` values (if any) as raw bytes (:func:`judge.worker.main.encode_request`)."""
+        data = encode_request(message)
         try:
-            os.write(self._request_w, json.dumps(message).encode() + b"\n")
+            while data:
+                data = data[os.write(self._request_w, data):]
         except OSError:  # the worker has gone; the next read reports how
             pass
 

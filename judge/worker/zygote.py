@@ -72,8 +72,8 @@ def _run_child(message: dict[str, Any], fds: list[int], zygote: int, scratch: st
         launch.confine_forked_worker(Path(scratch), int(message["memory_bytes"]), output_w,
                                       (request_r, response_w), zygote, None if uid is None else int(uid),
                                       bool(message.get("private_mounts")))
-        main.serve(os.fdopen(request_r, "rb"), os.fdopen(response_w, "wb"), os.path.join(scratch, "solution.py"),
-                   lockdown)
+        main.serve(os.fdopen(request_r, "rb", buffering=0), os.fdopen(response_w, "wb"),
+                   os.path.join(scratch, "solution.py"), lockdown)
         code = 0
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 1

@@ -30,8 +30,8 @@ from judge.package.kinds.inits import SCHEMES
 if TYPE_CHECKING:
     from torch import nn
 
-__all__ = ["ACTIVATIONS", "BUGS", "LAYERS", "OBJECTS", "SCHEMES", "Checker", "Hazard", "build_object",
-           "describe_object", "digest", "hazards", "validate_object", "validate_objects"]
+__all__ = ["ACTIVATIONS", "BUGS", "LAYERS", "OBJECTS", "SCHEMES", "Checker", "Hazard", "build_object", "conceal",
+           "describe_object", "digest", "hazards", "reveal", "validate_object", "validate_objects"]
 
 
 def validate_object(spec: Any, where: str, check: Checker) -> None:
@@ -52,6 +52,20 @@ def validate_objects(objects: dict[str, Any], path: Path) -> None:
 def build_object(spec: dict[str, Any]) -> Any:
     """A validated spec, built on the CPU: a module, a tensor or a plain dict."""
     return OBJECTS[spec["kind"]].build(spec)
+
+
+def conceal(objects: dict[str, Any]) -> tuple[dict[str, Any], list[float]]:
+    """Validated object specs as they travel to a worker, and the hidden values they stand on: every setting
+    that decides an answer by itself and that the built object does not show (a custom layer's bug, a branched
+    head's wiring) is a number sent apart, as raw bytes (:func:`judge.worker.main.encode_request`), never as
+    text a submission could find in its memory."""
+    hidden: list[float] = []
+    return {name: OBJECTS[spec["kind"]].conceal(spec, hidden) for name, spec in objects.items()}, hidden
+
+
+def reveal(objects: dict[str, Any], hidden: tuple[float, ...]) -> dict[str, Any]:
+    """The specs :func:`conceal` hid, whole again, in the worker that builds them."""
+    return {name: OBJECTS[spec["kind"]].reveal(spec, hidden) for name, spec in objects.items()}
 
 
 def describe_object(spec: dict[str, Any]) -> str:

@@ -1,5 +1,13 @@
-"""The judge's autograd layers behind the ``custom`` layer kind (:mod:`.custom`): a correct forward and a correct
-or deliberately wrong backward, chosen by the ``bug`` string.
+"""The judge's autograd layers behind the ``custom`` layer kind (:mod:`.custom`): a correct forward and a correct or
+deliberately wrong backward.
+
+What a layer's backward does is its *rule*, chosen when the layer is built from the rules below (one per entry of
+:data:`judge.package.kinds.custom.BUGS`, in that order). Every layer of a type holds its rule in the same place, a
+nameless function, and nothing else tells the rules apart: no attribute, ``repr``, class, name or docstring says
+whether a layer's backward is broken, and there is no flag to flip. ``print(model)`` shows
+``CustomLinear(in_features=4, out_features=4)`` whatever the backward does, as the statement describes it.
+What cannot be hidden in the learner's own process is the code itself: a submission that looks its layer's rule
+up in this module (or disassembles it) can tell which it is, as it could read any of the judge's source.
 
 The Functions use ``setup_context`` (the new style), so ``torch.func`` transforms such as ``torch.func.grad`` work
 on them (catalogue §7.17). Subclassing torch's classes imports torch, so this module is imported only when a
@@ -8,7 +16,7 @@ custom layer is first built, never by the judge's process (see :mod:`.lazy`).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 import torch
 from torch import nn
@@ -16,68 +24,78 @@ from torch import nn
 from judge.package.kinds.activations import EXP_FLOOR
 from judge.package.kinds.base import Hazard
 
+Rule = Callable[..., Any]
+
+LINEAR_RULES: tuple[Rule, ...] = (
+    lambda gx, gw, gb, grad, w: (gx, gw, gb),
+    lambda gx, gw, gb, grad, w: (gx, gw / 2, gb),
+    lambda gx, gw, gb, grad, w: (gx, gw, torch.zeros_like(gb)),
+    lambda gx, gw, gb, grad, w: (-gx, gw, gb),
+    lambda gx, gw, gb, grad, w: (grad @ w.t(), gw, gb),
+)
+"""the Linear's (input, weight, bias) gradients from the correct ones, the incoming gradient and the weight: as
+they are, the weight's halved, the bias's zeroed, the input's negated, ``W`` in the input's chain rule instead of
+``Wᵀ`` (square weights only)"""
+TANH_RULES: tuple[Rule, ...] = (
+    lambda z, a: a,
+    lambda z, a: z,
+)
+"""what tanh's derivative ``1 - t²`` is computed from: the output ``a`` (correct) or the input ``z``"""
+SIGMOID_RULES: tuple[Rule, ...] = (
+    lambda a: a * (1 - a),
+    lambda a: a,
+)
+"""sigmoid's local derivative from its output ``a``: ``a(1 - a)`` (correct) or ``a``"""
+
 
 class LinearFunction(torch.autograd.Function):
     """``y = x Wᵀ + b``."""
 
     @staticmethod
-    def forward(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, bug: str) -> torch.Tensor:
+    def forward(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor, rule: Rule) -> torch.Tensor:
         return x @ weight.t() + bias
 
     @staticmethod
     def setup_context(ctx: Any, inputs: tuple[Any, ...], output: torch.Tensor) -> None:
-        x, weight, _, ctx.bug = inputs
+        x, weight, _, ctx.rule = inputs
         ctx.save_for_backward(x, weight)
 
     @staticmethod
     def backward(ctx: Any, grad: torch.Tensor) -> tuple[Any, ...]:
         x, weight = ctx.saved_tensors
-        grad_x = grad @ weight
-        grad_w = grad.t() @ x
-        grad_b = grad.sum(0)
-        if ctx.bug == "weight_grad_half":
-            grad_w = grad_w / 2
-        elif ctx.bug == "bias_grad_zero":
-            grad_b = torch.zeros_like(grad_b)
-        elif ctx.bug == "input_grad_sign":
-            grad_x = -grad_x
-        elif ctx.bug == "input_grad_transposed":  # square weights only: W instead of Wᵀ in the chain rule
-            grad_x = grad @ weight.t()
-        return grad_x, grad_w, grad_b, None
+        return (*ctx.rule(grad @ weight, grad.t() @ x, grad.sum(0), grad, weight), None)
 
 
 class TanhFunction(torch.autograd.Function):
     @staticmethod
-    def forward(x: torch.Tensor, bug: str) -> torch.Tensor:
+    def forward(x: torch.Tensor, rule: Rule) -> torch.Tensor:
         return torch.tanh(x)
 
     @staticmethod
     def setup_context(ctx: Any, inputs: tuple[Any, ...], output: torch.Tensor) -> None:
-        x, ctx.bug = inputs
+        x, ctx.rule = inputs
         ctx.save_for_backward(x, output)
 
     @staticmethod
     def backward(ctx: Any, grad: torch.Tensor) -> tuple[Any, ...]:
-        x, a = ctx.saved_tensors
-        at = x if ctx.bug == "derivative_from_input" else a  # 1 - z² instead of 1 - a²
+        at = ctx.rule(*ctx.saved_tensors)
         return grad * (1 - at * at), None
 
 
 class SigmoidFunction(torch.autograd.Function):
     @staticmethod
-    def forward(x: torch.Tensor, bug: str) -> torch.Tensor:
+    def forward(x: torch.Tensor, rule: Rule) -> torch.Tensor:
         return torch.sigmoid(x)
 
     @staticmethod
     def setup_context(ctx: Any, inputs: tuple[Any, ...], output: torch.Tensor) -> None:
-        ctx.bug = inputs[1]
+        ctx.rule = inputs[1]
         ctx.save_for_backward(output)
 
     @staticmethod
     def backward(ctx: Any, grad: torch.Tensor) -> tuple[Any, ...]:
         (a,) = ctx.saved_tensors
-        local = a if ctx.bug == "missing_factor" else a * (1 - a)
-        return grad * local, None
+        return grad * ctx.rule(a), None
 
 
 class CustomLinear(nn.Module):
@@ -85,42 +103,49 @@ class CustomLinear(nn.Module):
 
     hazard: ClassVar[Hazard | None] = None
 
-    def __init__(self, weight: torch.Tensor, bias: torch.Tensor, bug: str = "none"):
+    def __init__(self, weight: torch.Tensor, bias: torch.Tensor, rule: Rule = LINEAR_RULES[0]):
         super().__init__()
         self.weight = nn.Parameter(weight)
         self.bias = nn.Parameter(bias)
-        self.bug = bug
+        self._rule = rule
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return LinearFunction.apply(x, self.weight, self.bias, self.bug)
+        return LinearFunction.apply(x, self.weight, self.bias, self._rule)
 
     def extra_repr(self) -> str:
-        return f"in_features={self.weight.shape[1]}, out_features={self.weight.shape[0]}, bug={self.bug!r}"
+        return f"in_features={self.weight.shape[1]}, out_features={self.weight.shape[0]}"
 
 
 class CustomTanh(nn.Module):
     hazard: ClassVar[Hazard | None] = None
 
-    def __init__(self, bug: str = "none"):
+    def __init__(self, rule: Rule = TANH_RULES[0]):
         super().__init__()
-        self.bug = bug
+        self._rule = rule
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return TanhFunction.apply(x, self.bug)
-
-    def extra_repr(self) -> str:
-        return f"bug={self.bug!r}"
+        return TanhFunction.apply(x, self._rule)
 
 
 class CustomSigmoid(nn.Module):
     hazard: ClassVar[Hazard | None] = Hazard(floor=EXP_FLOOR)
 
-    def __init__(self, bug: str = "none"):
+    def __init__(self, rule: Rule = SIGMOID_RULES[0]):
         super().__init__()
-        self.bug = bug
+        self._rule = rule
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return SigmoidFunction.apply(x, self.bug)
+        return SigmoidFunction.apply(x, self._rule)
 
-    def extra_repr(self) -> str:
-        return f"bug={self.bug!r}"
+
+LAYERS: dict[str, tuple[type[nn.Module], tuple[Rule, ...]]] = {
+    "linear": (CustomLinear, LINEAR_RULES), "tanh": (CustomTanh, TANH_RULES), "sigmoid": (CustomSigmoid, SIGMOID_RULES)}
+"""each ``custom`` layer's module and rules, by the value of its ``custom`` key"""
+
+
+def rule_index(layer: nn.Module) -> int | None:
+    """Which of its type's rules a custom layer holds (for the build checksum), or None for any other module."""
+    for cls, rules in LAYERS.values():
+        if type(layer) is cls:
+            return rules.index(layer._rule)
+    return None

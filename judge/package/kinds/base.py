@@ -93,6 +93,21 @@ def _range(low: float | None, high: float | None, strict_low: bool) -> str:
     return f"in {'(' if strict_low else '['}{low:g}, {high:g}]"
 
 
+HIDDEN = "$hidden"
+"""a concealed value's placeholder in a wire specification: ``{"$hidden": <its index in the hidden values>}``"""
+
+
+def hide(value: float, hidden: list[float]) -> dict[str, int]:
+    """Move ``value`` into ``hidden``; its placeholder."""
+    hidden.append(float(value))
+    return {HIDDEN: len(hidden) - 1}
+
+
+def shown(placeholder: Any, hidden: tuple[float, ...]) -> float:
+    """The value a placeholder stands for (the worker's side of :func:`hide`)."""
+    return hidden[placeholder[HIDDEN]]
+
+
 class ObjectKind:
     """A top-level object of a case: ``{"kind": name, ...}``."""
 
@@ -110,6 +125,15 @@ class ObjectKind:
 
     def describe(self, spec: dict[str, Any]) -> str:
         raise NotImplementedError
+
+    def conceal(self, spec: dict[str, Any], hidden: list[float]) -> dict[str, Any]:
+        """The spec as it travels to a worker: every setting a built object must not show (it decides an answer
+        by itself: a layer's bug, a head's wiring) moved into ``hidden`` (:func:`hide`)."""
+        return spec
+
+    def reveal(self, spec: dict[str, Any], hidden: tuple[float, ...]) -> dict[str, Any]:
+        """The inverse of :meth:`conceal`, in the worker."""
+        return spec
 
 
 class LayerKind:
@@ -132,6 +156,13 @@ class LayerKind:
 
     def describe(self, spec: dict[str, Any]) -> str:
         raise NotImplementedError
+
+    def conceal(self, spec: dict[str, Any], hidden: list[float]) -> dict[str, Any]:
+        """As :meth:`ObjectKind.conceal`, for one layer."""
+        return spec
+
+    def reveal(self, spec: dict[str, Any], hidden: tuple[float, ...]) -> dict[str, Any]:
+        return spec
 
 
 K = TypeVar("K")

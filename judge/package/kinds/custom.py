@@ -2,15 +2,16 @@
 wrong backward.
 
 ``backprop-bug-finder`` (catalogue problem 14) hands learners models built from these and asks which layer's
-backward is broken. The layers themselves are in :mod:`.autograd_layers`; the bug is a plain string argument,
-never a tensor.
+backward is broken. The layers themselves are in :mod:`.autograd_layers`; a layer's bug picks its backward's
+rule there and leaves no other trace on it. On the way to a worker the bug travels as a hidden value
+(:func:`judge.package.kinds.conceal`), never as text.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from judge.package.kinds.base import LAYERS, Checker, LayerKind
+from judge.package.kinds.base import LAYERS, Checker, LayerKind, hide, shown
 from judge.package.kinds.layers import describe_parts, linear_parameters, linear_tensors, validate_linear
 
 BUGS: dict[str, tuple[str, ...]] = {
@@ -45,12 +46,17 @@ class Custom(LayerKind):
         return linear_parameters(spec) if spec["custom"] == "linear" else []
 
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
-        from judge.package.kinds.autograd_layers import CustomLinear, CustomSigmoid, CustomTanh
+        from judge.package.kinds.autograd_layers import LAYERS as MODULES  # torch's classes: imported when first built
 
-        bug = spec.get("bug", "none")
-        if spec["custom"] == "linear":
-            return CustomLinear(*linear_tensors(spec, gen), bug)
-        return (CustomTanh if spec["custom"] == "tanh" else CustomSigmoid)(bug)
+        module, rules = MODULES[spec["custom"]]
+        rule = rules[BUGS[spec["custom"]].index(spec.get("bug", "none"))]
+        return module(*linear_tensors(spec, gen), rule) if spec["custom"] == "linear" else module(rule)
+
+    def conceal(self, spec: dict[str, Any], hidden: list[float]) -> dict[str, Any]:
+        return {**spec, "bug": hide(BUGS[spec["custom"]].index(spec.get("bug", "none")), hidden)}
+
+    def reveal(self, spec: dict[str, Any], hidden: tuple[float, ...]) -> dict[str, Any]:
+        return {**spec, "bug": BUGS[spec["custom"]][int(shown(spec["bug"], hidden))]}
 
     def describe(self, spec: dict[str, Any]) -> str:
         name = {"linear": "CustomLinear", "tanh": "CustomTanh", "sigmoid": "CustomSigmoid"}[spec["custom"]]

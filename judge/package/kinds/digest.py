@@ -6,9 +6,11 @@ Every kind builds one of three things, and each is hashed by everything a submis
 * a module: every parameter and its ``.grad`` in ``named_parameters()`` order, then every buffer (BatchNorm's
   running statistics), then -- only where they depart from a freshly built PyTorch module -- the parameters
   whose ``.grad`` is ``None`` while others have one, the frozen parameters, the submodules in eval mode, and the
-  settings of the judge's own modules (a custom layer's bug, a branched model's wiring). PyTorch modules'
-  settings (a dropout rate, a convolution's stride) come from the spec that both sides read, and their ``repr``
-  changes between torch versions, so they are not hashed;
+  settings of the judge's own modules: a custom layer's bug (by the rule it holds, named as in its case file:
+  :mod:`.autograd_layers`), what each head of a branched model does to a probe (:func:`.modules.route_trace`),
+  and a residual block's ``repr``. None of these modules shows its settings itself. PyTorch modules' settings
+  (a dropout rate, a convolution's stride) come from the spec that both sides read, and their ``repr`` changes
+  between torch versions, so they are not hashed;
 * a config: its JSON text, keys sorted.
 
 Hashing the departures only keeps the checksums of models that have none (every case written before these
@@ -50,8 +52,26 @@ def _module(h: hashlib._Hash, module: nn.Module) -> None:
     _names(h, "frozen", [name for name, p in params if not p.requires_grad])
     _names(h, "eval", [name or "(model)" for name, m in module.named_modules() if not m.training])
     for name, m in module.named_modules():
-        if type(m).__module__.startswith("judge.") and m.extra_repr():
-            h.update(f"{name}:{m.extra_repr()}".encode())
+        settings = _settings(m)
+        if settings:
+            h.update(f"{name}:{settings}".encode())
+
+
+def _settings(module: nn.Module) -> str:
+    """A judge-built module's settings as the checksum has always hashed them (the text a custom layer's
+    ``repr`` once showed, so that checksums written before it stopped showing them still hold)."""
+    if not type(module).__module__.startswith("judge."):
+        return ""
+    from judge.package.kinds import autograd_layers, custom, modules  # torch's classes: imported when first built
+
+    rule = autograd_layers.rule_index(module)
+    if rule is not None:
+        kind = next(k for k, (cls, _) in autograd_layers.LAYERS.items() if type(module) is cls)
+        bug = f"bug={custom.BUGS[kind][rule]!r}"
+        return f"{module.extra_repr()}, {bug}" if module.extra_repr() else bug
+    if isinstance(module, modules.Branched):
+        return ", ".join(f"{name}: {modules.route_trace(module._routes[name])}" for name in module.heads)
+    return module.extra_repr()
 
 
 def update(h: hashlib._Hash, obj: Any) -> None:

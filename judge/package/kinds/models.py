@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from judge.package.kinds import state
-from judge.package.kinds.base import OBJECTS, Checker, ObjectKind
+from judge.package.kinds.base import LAYERS, OBJECTS, Checker, ObjectKind, hide, shown
 from judge.package.kinds.layers import kind_of, validate_layer
 from judge.package.kinds.lazy import nn, torch
 
@@ -56,6 +56,17 @@ def _describe_sequential(layers: list[dict[str, Any]]) -> str:
     return "nn.Sequential(" + ", ".join(kind_of(s).describe(s) for s in layers) + ")"
 
 
+def _map_layers(value: Any, change: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
+    """A copy of a model spec with every layer spec in it, wherever it sits, replaced by ``change(layer)``."""
+    if isinstance(value, list):
+        return [_map_layers(item, change) for item in value]
+    if not isinstance(value, dict):
+        return value
+    if any(key in LAYERS for key in value):
+        return change(value)
+    return {key: _map_layers(item, change) for key, item in value.items()}
+
+
 def _names(entries: list[Any], where: str, check: Checker, what: str) -> None:
     seen = set()
     for i, entry in enumerate(entries):
@@ -89,6 +100,12 @@ class _Model(ObjectKind):
 
     def describe(self, spec: dict[str, Any]) -> str:
         return f"{self.describe_layout(spec)}, seed {spec['seed']}{state.describe_state(spec)}"
+
+    def conceal(self, spec: dict[str, Any], hidden: list[float]) -> dict[str, Any]:
+        return _map_layers(spec, lambda layer: kind_of(layer).conceal(layer, hidden))
+
+    def reveal(self, spec: dict[str, Any], hidden: tuple[float, ...]) -> dict[str, Any]:
+        return _map_layers(spec, lambda layer: kind_of(layer).reveal(layer, hidden))
 
     def validate_layout(self, spec: dict[str, Any], where: str, check: Checker) -> None:
         raise NotImplementedError
@@ -190,14 +207,33 @@ class BranchedModel(_Model):
         return found
 
     def build_layout(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
-        from judge.package.kinds.modules import Branched, Wiring  # torch's classes: imported when first built
+        from judge.package.kinds.modules import Branched, route  # torch's classes: imported when first built
 
         trunk = _sequential(spec["trunk"], gen)
         heads = {head["name"]: _sequential(head["layers"], gen) for head in spec["heads"]}
-        wiring = {head["name"]: Wiring(head.get("input") == "detach", head.get("output") == "detach",
-                                       float(head.get("scale", 1.0)), head.get("used", True))
-                  for head in spec["heads"]}
-        return Branched(trunk, heads, wiring)
+        routes = {head["name"]: route(head.get("input") == "detach", head.get("output") == "detach",
+                                      float(head.get("scale", 1.0)), head.get("used", True)) for head in spec["heads"]}
+        return Branched(trunk, heads, routes)
+
+    WIRING = (("input", "attached", ("attached", "detach")), ("output", "attached", ("attached", "detach")),
+              ("scale", 1.0, None), ("used", True, (False, True)))
+    """each head's wiring, all of it concealed on the way to a worker (even where it is the default, so that
+    what a spec leaves out tells nothing): field, default, the values a hidden number indexes (None: the number)"""
+
+    def conceal(self, spec: dict[str, Any], hidden: list[float]) -> dict[str, Any]:
+        spec = super().conceal(spec, hidden)
+        heads = []
+        for head in spec["heads"]:
+            wired = {key: head.get(key, default) for key, default, _ in self.WIRING}
+            heads.append({**head, **{key: hide(wired[key] if values is None else values.index(wired[key]), hidden)
+                                     for key, _, values in self.WIRING}})
+        return {**spec, "heads": heads}
+
+    def reveal(self, spec: dict[str, Any], hidden: tuple[float, ...]) -> dict[str, Any]:
+        spec = super().reveal(spec, hidden)
+        heads = [{**head, **{key: shown(head[key], hidden) if values is None else values[int(shown(head[key], hidden))]
+                             for key, _, values in self.WIRING}} for head in spec["heads"]]
+        return {**spec, "heads": heads}
 
     def describe_layout(self, spec: dict[str, Any]) -> str:
         heads = []

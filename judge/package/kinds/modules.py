@@ -1,12 +1,14 @@
 """Judge-built containers whose forward is not a chain: residual blocks and branched models.
 
 They live in the package layer because the worker builds them; a learner sees ordinary ``nn.Module``\\ s with
-PyTorch's qualified parameter names (``res1.body.0.weight``, ``heads.aux.0.weight``).
+PyTorch's qualified parameter names (``res1.body.0.weight``, ``heads.aux.0.weight``). A branched model's wiring
+(which head is detached, gated or unused: what ``disconnected-parameters`` asks for) shows nowhere on it: not in
+its ``repr``, its attributes or its routes' values; only in which code each route is (:func:`route`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Callable
 
 import torch
 from torch import nn
@@ -26,43 +28,62 @@ class Residual(nn.Module):
         return "x + body(x)"
 
 
-@dataclass(frozen=True)
-class Wiring:
-    """How one head of a :class:`Branched` model joins the output."""
+Route = Callable[[nn.Module, torch.Tensor], "torch.Tensor | None"]
 
-    detach_input: bool = False
-    """the head sees ``h.detach()``: no gradient reaches the trunk through it"""
-    detach_output: bool = False
-    """the head's output is detached: its own parameters get no gradient"""
-    scale: float = 1.0
-    """the head's output is multiplied by this (0.0: a zero gate, exact zero gradients)"""
-    used: bool = True
-    """an unused head is built but never called"""
+ROUTES: dict[tuple[bool, bool], Route] = {
+    (False, False): lambda head, h: head(h),
+    (True, False): lambda head, h: head(h.detach()),
+    (False, True): lambda head, h: head(h).detach(),
+    (True, True): lambda head, h: head(h.detach()).detach(),
+}
+"""how a head's output is made from ``h``, by (input detached, output detached)"""
+GATED: dict[tuple[bool, bool], Route] = {
+    (False, False): lambda head, h: 0.0 * head(h),
+    (True, False): lambda head, h: 0.0 * head(h.detach()),
+    (False, True): lambda head, h: 0.0 * head(h).detach(),
+    (True, True): lambda head, h: 0.0 * head(h.detach()).detach(),
+}
+"""the same, gated by a zero scale"""
+UNUSED: Route = lambda head, h: None  # noqa: E731 -- one of the routes, nameless like the others
+
+
+def route(detach_input: bool, detach_output: bool, scale: float, used: bool) -> Route:
+    """A head's route: what it adds to the output (None: nothing). The wiring that decides an answer by itself
+    (detached, gated, unused) is which code the route is, never a value it holds; a non-zero scale, which
+    decides none, is the one number a route may hold."""
+    if not used:
+        return UNUSED
+    if scale == 0.0:
+        return GATED[detach_input, detach_output]
+    base = ROUTES[detach_input, detach_output]
+    return base if scale == 1.0 else lambda head, h: scale * base(head, h)
 
 
 class Branched(nn.Module):
     """``h = trunk(x)``; the output is the sum over used heads of ``scale · head(h)``, detached where wired so."""
 
-    def __init__(self, trunk: nn.Module, heads: dict[str, nn.Module], wiring: dict[str, Wiring]):
+    def __init__(self, trunk: nn.Module, heads: dict[str, nn.Module], routes: dict[str, Route]):
         super().__init__()
         self.trunk = trunk
         self.heads = nn.ModuleDict(heads)
-        self.wiring = wiring
+        self._routes = routes
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         h = self.trunk(x)
+        outputs = [self._routes[name](head, h) for name, head in self.heads.items()]
         total = None
-        for name, head in self.heads.items():
-            wire = self.wiring[name]
-            if not wire.used:
-                continue
-            out = head(h.detach() if wire.detach_input else h)
-            if wire.detach_output:
-                out = out.detach()
-            if wire.scale != 1.0:
-                out = wire.scale * out
-            total = out if total is None else total + out
+        for out in outputs:
+            if out is not None:
+                total = out if total is None else total + out
         return total
 
-    def extra_repr(self) -> str:
-        return ", ".join(f"{name}: {wire}" for name, wire in self.wiring.items())
+
+def route_trace(routed: Route) -> tuple[float | None, ...]:
+    """What a route does to a probe, for the build checksum: its output and the gradients that reach ``h`` and
+    the head's parameter ``p`` (None: none), through a head that computes ``3h + p``."""
+    h, p = (torch.full((1,), v, dtype=torch.float64, requires_grad=True) for v in (2.0, 1.0))
+    out = routed(lambda t: 3.0 * t + p, h)
+    if out is None:
+        return None, None, None
+    grads = torch.autograd.grad(out.sum(), (h, p), allow_unused=True) if out.requires_grad else (None, None)
+    return out.item(), *(None if g is None else g.item() for g in grads)
