@@ -135,13 +135,13 @@ def tag_nonfinite(value: Any) -> Any:
     return value
 
 
-def _untag_nonfinite(value: Any) -> Any:
+def untag_nonfinite(value: Any) -> Any:
     if isinstance(value, dict):
         if value.keys() == {NONFINITE_TAG} and value[NONFINITE_TAG] in ("nan", "inf", "-inf"):
             return float(value[NONFINITE_TAG])
-        return {k: _untag_nonfinite(v) for k, v in value.items()}
+        return {k: untag_nonfinite(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_untag_nonfinite(v) for v in value]
+        return [untag_nonfinite(v) for v in value]
     return value
 
 
@@ -157,7 +157,7 @@ def _mistakes(check: Checker, raw: Any, calls: int, visibility: str) -> list[Mis
             check.fail(f"mistakes[{i}].call", f"a call index from 0 to {calls - 1}")
         if "output" not in entry:
             check.fail(f"mistakes[{i}].output", "the mistake's output")
-        found.append(Mistake(entry["pitfall"], entry["call"], _untag_nonfinite(entry["output"])))
+        found.append(Mistake(entry["pitfall"], entry["call"], untag_nonfinite(entry["output"])))
     return found
 
 

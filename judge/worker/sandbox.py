@@ -77,7 +77,10 @@ written: ``-I`` ignores ``PYTHONDONTWRITEBYTECODE``, so without ``-B`` a worker 
 ``__pycache__`` files into the judge's package"""
 LEVELS = ("L0", "L1", "L2")
 PROBE_TIMEOUT_S = 60
-PASSED_ENV = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH")
+PASSED_ENV = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH",
+              "ATEN_CPU_CAPABILITY", "MKL_CBWR")
+"""the operator's choice of kernels reaches every worker, as it reaches ``judge gen``'s reruns
+(:mod:`judge.author.codepaths`)"""
 SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 SCRATCH_NAME = re.compile(r"judge-(?:worker|zygote)-(\d+)-")
 """a scratch directory's name carries the pid of the judge that made it, so a later judge can remove the
