@@ -297,11 +297,8 @@ def _checked_on_cpu(problem: Problem, module: ModuleType, log: Log) -> dict[str,
     with everywhere(problem, plan.paths, paths) as results:
         measured = {case.id: measure(problem, module, case, mistakes) for case in problem.cases}
         elsewhere = results()
-    checked = {case.id: m if isinstance(m, Checked) else assess(problem, module, case, m, elsewhere.get(case.id, []))
-               for case in problem.cases for m in [measured[case.id]]}
-    for line in drift_report({k: c.drift for k, c in checked.items()}):
-        log(line)
-    return checked
+    return {case.id: m if isinstance(m, Checked) else assess(problem, module, case, m, elsewhere.get(case.id, []))
+            for case in problem.cases for m in [measured[case.id]]}
 
 
 def generate(problem: Problem, dry_run: bool = False, log: Log = print, device: str = "cpu") -> list[tuple[str, str]]:
@@ -328,6 +325,8 @@ def generate(problem: Problem, dry_run: bool = False, log: Log = print, device: 
             save_case(case, _record(case, checked, device))
         note = messages.say("gen_differs", fields=", ".join(changed)) if changed else ""
         log(messages.say("gen_ok", case=case.id, note=note))
+    for line in drift_report({case_id: checked.drift for case_id, checked in on_cpu.items()}):
+        log(line)
     log(messages.say("gen_summary", slug=problem.slug, kept=len(problem.cases) - len(rejected), rejected=len(rejected)))
     return rejected
 

@@ -243,7 +243,8 @@ _NO_EXPECTATION = object()
 def _ending_note(outcome: Outcome, limits: CaseLimits) -> str:
     return {
         "cpu": f"stopped after {outcome.cpu_s:.2f} s of CPU time (limit {limits.cpu_s:.2f} s)",
-        "wall": f"stopped after {outcome.wall_s:.2f} s of wall time (limit {limits.wall_s:.2f} s)",
+        "wall": f"stopped after {outcome.wall_s - outcome.waited_s:.2f} s of wall time (limit {limits.wall_s:.2f} s; "
+                f"time spent waiting for a CPU not counted)",
         "memory": messages.say("ended_memory_cgroup", limit=limits.memory_bytes >> 20) if outcome.oom_killed else
                   f"stopped at {outcome.peak_rss_bytes / 2**20:.0f} MiB (limit {limits.memory_bytes / 2**20:.0f} MiB)",
         "threads": messages.say("ended_threads", tasks=outcome.tasks, limit=TASK_LIMIT),
