@@ -209,7 +209,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if slug not in known:
             raise BadInput("unknown_problem", slug=slug, known=", ".join(known))
     _require_device(args.device)
-    passed = verify(args.slugs, declared=not args.no_submissions, log=print, device=args.device)
+    passed = verify(args.slugs, declared=not args.no_submissions, log=print, device=args.device, warnings=args.warnings)
     return EXIT_OK if passed else EXIT_NOT_ACCEPTED
 
 
@@ -315,6 +315,8 @@ def parser() -> argparse.ArgumentParser:
                              help="compute the expectations of this device (cuda: float32 on the GPU, TF32 off)")
     made["verify"].add_argument("slugs", nargs="*", help="problems to verify (default: all)")
     made["verify"].add_argument("--no-submissions", action="store_true", help="skip judging declared submissions")
+    made["verify"].add_argument("--warnings", action="store_true",
+                                help="also list the author warnings (without it they are only counted)")
     made["verify"].add_argument("--device", choices=("cpu", "cuda"), default="cpu",
                                 help="judge the declared submissions on this device (cuda: against the CUDA expectations)")
     _add_grading_options(made["grade"], made["merge"])

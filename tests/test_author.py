@@ -45,6 +45,8 @@ def test_new_then_reference_case_and_gen_gives_a_package_verify_accepts(tmp_path
     generated = run_judge(["gen", "demo"], tmp_path)
     assert generated.returncode == 0, generated.stdout + generated.stderr
     assert "2 cases kept, 0 rejected" in generated.stdout
+    assert "code paths rerun, each in a worker of its own: " in generated.stdout  # and which, and what each moved:
+    assert "drift    float32, 4 threads: at most " in generated.stdout and "not rerun: OPENBLAS_CORETYPE" in generated.stdout
 
     verified = run_judge(["verify", "demo"], tmp_path)
     assert verified.returncode == 0, verified.stdout + verified.stderr

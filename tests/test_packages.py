@@ -116,7 +116,19 @@ def test_verify_names_a_corrupted_expected_value(tmp_path):
     root = _copy_and_edit(tmp_path, "dead-relu-detector/cases/hidden/02-negative-bias-deep.json", corrupt)
     result = run_judge(["verify", "dead-relu-detector", "--no-submissions"], root)
     assert result.returncode == 1
-    assert "02-negative-bias-deep.json: expected.cpu.outputs[0][1]" in result.stdout
+    errors = [line for line in result.stdout.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and "02-negative-bias-deep.json: expected.cpu.outputs[0][1]: stored " in errors[0]
+    assert len(errors[0]) < 300 + len(str(root)) and "run 'judge gen dead-relu-detector'" in errors[0]  # what to do
+    assert "A problem fails when it has an error" in result.stdout
+
+
+def test_verify_counts_author_warnings_and_lists_them_when_asked():
+    quiet = run_judge(["verify", "backward-signal-flow", "--no-submissions"])
+    assert quiet.returncode == 0 and "warning:" not in quiet.stdout
+    assert "backward-signal-flow: ok (2 warning(s))" in quiet.stdout and "'judge verify --warnings'" in quiet.stdout
+    listed = run_judge(["verify", "backward-signal-flow", "--no-submissions", "--warnings"])
+    assert listed.returncode == 0 and listed.stdout.count("\nwarning: ") == 2
+    assert "'judge verify --warnings'" not in listed.stdout
 
 
 def test_verify_names_a_changed_construction(tmp_path):
@@ -142,11 +154,12 @@ def test_statement_examples_come_from_the_sample_files(slug):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # gen reruns every case under this CPU's other code paths: backprop-bug-finder ~2 min
 @pytest.mark.parametrize("slug", SLUGS)
 def test_gen_reproduces_the_stored_files_byte_for_byte(tmp_path, slug):
     """The generator, run on a copy, rewrites every case file exactly as stored: expected values unchanged."""
     root = _copy_bundle(tmp_path)
-    result = run_judge(["gen", slug], root)
+    result = run_judge(["gen", slug], root, timeout=1200)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     stored = sorted((REPO / "problems" / slug / "cases").rglob("*.json"))
     assert stored

@@ -17,6 +17,8 @@ problem.toml (:class:`Guards`); which modules have kinks or underflow is the kin
 * G1  a value the reference's ``Solution._boundaries(*args)`` pairs with a threshold lies within
       1e-6 * max(1, |threshold|) of it without being exactly on it;
 * an output holds None, a bool or anything that is not a number, string, list or dict (an authoring error);
+* H1  a hinted mistake's stored output no longer recognises the same mistake run under another configuration
+      or code path (in :mod:`judge.author.stability`, with the build and R1 to R3 on other code paths);
 * a warning for expected values in (0, 100 * absolute tolerance), which the absolute tolerance compares
   weakly, unless their name is listed in ``[fragility] fractions``.
 

@@ -26,7 +26,8 @@ Objects = dict[str, Any]
 Transform = Callable[[Objects], Objects]
 
 
-def _load(path: Path, name: str) -> ModuleType:
+def load_module(path: Path, name: str) -> ModuleType:
+    """The author's source file at ``path``, run as a module named ``name``."""
     if not path.exists():
         raise BadInput("no_reference", path=path)
     spec = importlib.util.spec_from_file_location(name, path)
@@ -36,17 +37,22 @@ def _load(path: Path, name: str) -> ModuleType:
 
 
 def load_reference(problem: Problem) -> ModuleType:
-    return _load(problem.reference, f"reference_{problem.slug.replace('-', '_')}")
+    return load_module(problem.reference, f"reference_{problem.slug.replace('-', '_')}")
 
 
-def load_mistakes(problem: Problem) -> dict[str, Any]:
-    """A ``Solution`` instance per hinted pitfall, from its first declared submission."""
-    found: dict[str, Any] = {}
+def mistake_paths(problem: Problem) -> dict[str, Path]:
+    """The first declared submission of every hinted pitfall, by pitfall."""
+    found: dict[str, Path] = {}
     for declared in problem.declared_submissions():
         if declared.pitfall in problem.hints and declared.pitfall not in found:
-            module = _load(declared.path, f"mistake_{declared.pitfall.replace('-', '_')}")
-            found[declared.pitfall] = module.Solution()
+            found[declared.pitfall] = declared.path
     return found
+
+
+def load_mistakes(paths: dict[str, Path]) -> dict[str, Any]:
+    """A ``Solution`` instance per pitfall, from its declared submission (:func:`mistake_paths`)."""
+    return {pitfall: load_module(path, f"mistake_{pitfall.replace('-', '_')}").Solution()
+            for pitfall, path in paths.items()}
 
 
 @contextlib.contextmanager

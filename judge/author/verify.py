@@ -12,19 +12,22 @@ zygote (:mod:`judge.worker.forkserver`), and must get the verdict its folder nam
 uses more than half of its CPU-time limit, or a declared accepted submission more than half of its CPU-time or
 memory limit, is a warning.
 
-Every problem found is reported, in every package, not only the first; the run fails when any is an error.
+Every problem found is reported, in every package, not only the first, one line each with what to do; the run
+fails when any is an error. Warnings are the author's advice and fail nothing: they are counted, and listed
+only when asked (``--warnings``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 from judge import messages
 from judge.author.fragility import ERROR
-from judge.author.generate import check_case, mistake_outputs, same_outputs
+from judge.author.generate import check_case, differing_leaves, same_outputs
 from judge.author.leaks import find_leaks
-from judge.author.reference import load_mistakes, load_reference
+from judge.author.reference import load_mistakes, load_reference, mistake_paths
 from judge.errors import JudgeError
 from judge.judging.calibrate import reference_times
 from judge.judging.submission import Plan, make_plan, read_submission
@@ -38,61 +41,98 @@ from judge.worker.forkserver import ForkServer
 Log = Callable[[str], None]
 NEAR_LIMIT_SHARE = 0.5
 """a case that uses more than this share of a limit is a warning: on a slower machine it may not fit"""
+SHORT = 60
+"""characters of a value shown in a finding"""
+NOTHING = object()
 
 
 @dataclass
 class Tally:
-    """What one problem's checks found, printed as they are found."""
+    """What one problem's checks found: errors printed as they are found, warnings only when asked for."""
 
     log: Log
+    show_warnings: bool = False
     errors: int = 0
     warnings: int = 0
 
     def error(self, text: str) -> None:
         self.errors += 1
-        self.log(text)
+        self.log(messages.say("verify_error", text=text))
 
     def warning(self, text: str) -> None:
         self.warnings += 1
-        self.log(messages.say("verify_warning", text=text))
+        if self.show_warnings:
+            self.log(messages.say("verify_warning", text=text))
 
 
-def _check_mistakes(problem: Problem, case: Case, mistakes: dict[str, Any], tally: Tally) -> None:
-    outputs = mistake_outputs(mistakes, case, case.outputs("cpu"), problem)
-    fresh = {(m["pitfall"], m["call"]): m["output"] for m in outputs}
+def shown(path: Any) -> str:
+    """A path as short as it can be read: relative to the current folder when it lies inside it."""
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _short(value: Any) -> str:
+    if value is NOTHING:
+        return "nothing"
+    text = repr(value)
+    return text if len(text) <= SHORT else text[:SHORT - 3] + "..."
+
+
+def _joined(what: str, path: str) -> str:
+    """A leaf's path after what holds it: JSON-style after an index (``outputs[0][1]``, ``outputs[0].std``)."""
+    if not what.endswith("]"):
+        return f" · {path}"
+    return path if path.startswith("[") else f".{path}"
+
+
+def _mismatch(problem: Problem, case: Case, what: str, stored: Any, got: Any) -> str:
+    """One line for a stored value this machine does not reproduce: the first leaf that differs, and its values."""
+    differing = [] if NOTHING in (stored, got) else differing_leaves(stored, got, problem)
+    more = len(differing) - 1 if differing else 0
+    if differing:
+        path, stored, got = differing[0]
+        what += _joined(what, path)
+    return messages.say("verify_mismatch", case=shown(case.path), field=what, stored=_short(stored), got=_short(got),
+                        more=messages.say("verify_more", count=more) if more else "", slug=problem.slug)
+
+
+def _check_mistakes(problem: Problem, case: Case, fresh_mistakes: list[dict[str, Any]], tally: Tally) -> None:
+    fresh = {(m["pitfall"], m["call"]): m["output"] for m in fresh_mistakes}
     stored = {(m.pitfall, m.call): m.output for m in case.mistakes}
     for key in sorted(set(fresh) | set(stored)):
         if key not in fresh or key not in stored or same_outputs([stored[key]], [fresh[key]], problem) is not None:
-            tally.error(messages.say("verify_mismatch", case=case.path, field=f"mistakes {key[0]} call {key[1]}",
-                                     stored=stored.get(key, "nothing"), got=fresh.get(key, "nothing")))
+            tally.error(_mismatch(problem, case, f"mistakes {key[0]} call {key[1]}", stored.get(key, NOTHING),
+                                  fresh.get(key, NOTHING)))
 
 
-def _check_case(problem: Problem, module: Any, case: Case, tally: Tally) -> None:
+def _check_case(problem: Problem, module: Any, mistakes: dict[str, Any], case: Case, tally: Tally) -> None:
     if case.outputs("cpu") is None or not case.build_sha256:
         tally.error(messages.say("no_expected", path=case.path, device="cpu", slug=problem.slug))
         return
     built = checksum(build_objects(case.objects))
     if built != case.build_sha256:
-        tally.error(messages.say("verify_mismatch", case=case.path, field="build_sha256",
-                                 stored=case.build_sha256[:12], got=built[:12]))
+        tally.error(_mismatch(problem, case, "build_sha256", case.build_sha256[:12], built[:12]))
         return
-    checked = check_case(problem, module, case)
+    checked = check_case(problem, module, case, mistakes, hint_runs=False)  # H1 and other paths: judge gen's
     for finding in checked.findings:
-        (tally.error if finding.severity == ERROR else tally.warning)(f"{case.path}: {finding}")
+        if finding.severity == ERROR:
+            tally.error(messages.say("verify_fragile", case=shown(case.path), finding=finding, slug=problem.slug))
+        else:
+            tally.warning(f"{shown(case.path)}: {finding}")
     for index, (want, got) in enumerate(zip(case.outputs("cpu"), checked.expected or [])):
-        where = same_outputs([want], [got], problem)
-        if where is not None:
-            field = f"expected.cpu.outputs[{index}]{where.removeprefix('[0]')}"
-            tally.error(messages.say("verify_mismatch", case=case.path, field=field, stored=want, got=got))
+        if same_outputs([want], [got], problem) is not None:
+            tally.error(_mismatch(problem, case, f"expected.cpu.outputs[{index}]", want, got))
+    if not case.hidden and checked.expected is not None:
+        _check_mistakes(problem, case, checked.mistakes, tally)
 
 
 def _check_cases(problem: Problem, tally: Tally) -> None:
     module = load_reference(problem)
-    mistakes = load_mistakes(problem)
+    mistakes = load_mistakes(mistake_paths(problem))
     for case in problem.cases:
-        _check_case(problem, module, case, tally)
-        if not case.hidden and case.outputs("cpu") is not None:
-            _check_mistakes(problem, case, mistakes, tally)
+        _check_case(problem, module, mistakes, case, tally)
     for leak in find_leaks(problem):
         tally.error(messages.say("verify_leak", leak=leak))
 
@@ -171,17 +211,17 @@ def _check_declared(problem: Problem, workers: Workers, tally: Tally, device: st
             judge = workers.judge(plan)
         report = judge.judge(declared.path, read_submission(declared.path))
         if report["verdict"] != declared.verdict:
-            tally.error(messages.say("verify_declared", path=declared.path, declared=declared.verdict,
-                                     got=report["verdict"]))
+            tally.error(messages.say("verify_declared", path=shown(declared.path), declared=declared.verdict,
+                                     got=report["verdict"], slug=problem.slug))
             continue
         tally.log(messages.say("verify_ok", verdict=declared.verdict, name=declared.path.name))
         if declared.verdict == "accepted":
             _near_limits(declared.path, report, tally)
 
 
-def _verify_one(slug: str, declared: bool, workers: Workers, log: Log, device: str) -> Tally:
+def _verify_one(slug: str, declared: bool, workers: Workers, log: Log, device: str, warnings: bool) -> Tally:
     log(messages.say("verify_start", slug=slug))
-    tally = Tally(log)
+    tally = Tally(log, warnings)
     try:
         problem = find_problem(slug)
         problem.cases  # noqa: B018 -- loads and validates every case file once, before the checks read them
@@ -197,20 +237,32 @@ def _verify_one(slug: str, declared: bool, workers: Workers, log: Log, device: s
     return tally
 
 
-def verify(slugs: list[str] | None = None, declared: bool = True, log: Log = print, device: str = "cpu") -> bool:
-    """Check every problem named (default: every one found) and log every finding; True when none is an error.
+def _result(tally: Tally) -> str:
+    counts = [messages.say(key, count=n) for key, n in (("verify_errors", tally.errors),
+                                                         ("verify_warnings", tally.warnings)) if n]
+    return ("FAILED" if tally.errors else "ok") + (f" ({', '.join(counts)})" if counts else "")
+
+
+def verify(slugs: list[str] | None = None, declared: bool = True, log: Log = print, device: str = "cpu",
+           warnings: bool = False) -> bool:
+    """Check every problem named (default: every one found) and log every error, and every warning when
+    ``warnings``; True when none is an error.
 
     Declared submissions are judged on ``device`` against that device's expectations (the CPU ones where a case
     has none, as ``judge submit`` does)."""
     chosen = slugs or available()
-    failed, errors, warnings = 0, 0, 0
+    failed, errors, warned = 0, 0, 0
     workers = Workers()
     try:
         for slug in chosen:
-            tally = _verify_one(slug, declared, workers, log, device)
-            log(messages.say("verify_result", slug=slug, result="FAILED" if tally.errors else "ok"))
-            failed, errors, warnings = failed + bool(tally.errors), errors + tally.errors, warnings + tally.warnings
+            tally = _verify_one(slug, declared, workers, log, device, warnings)
+            log(messages.say("verify_result", slug=slug, result=_result(tally)))
+            failed, errors, warned = failed + bool(tally.errors), errors + tally.errors, warned + tally.warnings
     finally:
         workers.close()
-    log(messages.say("verify_summary", problems=len(chosen), failed=failed, errors=errors, warnings=warnings))
+    log(messages.say("verify_summary", problems=len(chosen), failed=failed, errors=errors, warnings=warned))
+    if failed:
+        log(messages.say("verify_explain_failed"))
+    if warned and not warnings:
+        log(messages.say("verify_explain_warnings"))
     return not failed

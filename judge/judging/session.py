@@ -81,7 +81,7 @@ def _judges_note(name: str, key: str, **fields: Any) -> dict[str, Any]:
 
 def ending_fields(outcome: Outcome, limits: CaseLimits) -> dict[str, Any]:
     """Every field an ending's message may name (:data:`judge.judging.verdict.ENDINGS`)."""
-    return {"cpu_s": outcome.cpu_s, "cpu_limit_s": limits.cpu_s, "wall_s": outcome.wall_s, "wall_limit_s": limits.wall_s,
+    return {"cpu_s": outcome.cpu_s, "cpu_limit_s": limits.cpu_s, "wall_s": outcome.wall_s - outcome.waited_s, "wall_limit_s": limits.wall_s,
             "peak_mib": outcome.peak_rss_bytes / 2**20, "memory_limit_mib": limits.memory_bytes / 2**20,
             "tasks": outcome.tasks, "task_limit": TASK_LIMIT, "written_mib": outcome.disk_bytes >> 20,
             "quota_mib": DISK_QUOTA >> 20, "status": outcome.exit_status}

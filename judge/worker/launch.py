@@ -32,7 +32,10 @@ PYTHON_FLAGS = ("-I", "-B")
 """isolated mode (no ``PYTHON*`` variables, no user site, no script directory on ``sys.path``), and no bytecode
 written: ``-I`` ignores ``PYTHONDONTWRITEBYTECODE``, so without ``-B`` a worker that keeps uid 0 would write
 ``__pycache__`` files into the judge's package"""
-PASSED_ENV = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH")
+PASSED_ENV = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH",
+              "ATEN_CPU_CAPABILITY", "MKL_CBWR")
+"""the operator's choice of kernels reaches every worker, as it reaches ``judge gen``'s reruns
+(:mod:`judge.author.codepaths`)"""
 SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 """the judge's own package (``judge/``), which every worker reads"""

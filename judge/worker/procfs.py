@@ -75,6 +75,13 @@ def _cpu(pid: int, tasks: list[str]) -> float:
     return max(ticks, ns / 1e9)
 
 
+def waited_s(pid: int) -> float:
+    """Seconds the thread ``pid`` has spent runnable but waiting for a CPU (the second field of its
+    ``schedstat``): time a loaded machine took from it, which a sleeping or blocked thread never accrues."""
+    parts = _read(f"/proc/{pid}/schedstat").split()
+    return int(parts[1]) / 1e9 if len(parts) > 1 else 0.0
+
+
 def _kb(status: str, key: str) -> int:
     start = status.find(key)
     return int(status[start + len(key):status.find("kB", start)]) if start >= 0 else 0

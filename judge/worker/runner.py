@@ -78,6 +78,9 @@ class Outcome:
     """the response line, unparsed: the worker is untrusted"""
     cpu_s: float = 0.0
     wall_s: float = 0.0
+    waited_s: float = 0.0
+    """of ``wall_s``, the seconds the worker's main thread was runnable but got no CPU: a loaded machine's, not
+    the worker's, so the wall-clock limit does not count them (a sleeping worker accrues none)"""
     peak_rss_bytes: int = 0
     output: bytes = b""
     """what the worker printed meanwhile (capped)"""
@@ -113,7 +116,8 @@ class Worker:
     _oom_kills: int = 0
     """the kernel's OOM kills in the worker's cgroup before the current request"""
     _disk_pid: int | None = None
-    """the process whose mount namespace shows where the worker writes, found at its first request"""
+    """the worker itself (under L2, below bubblewrap's processes), found at its first request: its mount
+    namespace shows where it writes, and its main thread's run-queue wait is what a loaded machine costs it"""
     _disk_next: float = 0.0
 
     def start(self) -> None:
@@ -152,13 +156,17 @@ class Worker:
         self.send(message)
         return self.receive(budget, cpu_start=before.cpu_s, usage=before)
 
+    def _waited(self) -> float:
+        return procfs.waited_s(self._disk_pid) if self._disk_pid is not None else 0.0
+
     def receive(self, budget: Budget, cpu_start: float = 0.0, usage: procfs.Usage | None = None) -> Outcome:
         """Wait for one response line; ``usage`` is a sample just taken (the first one costs a /proc walk)."""
-        start = time.monotonic()
+        start, waited = time.monotonic(), self._waited()
         outcome = Outcome()
         usage = usage or self._usage()
         while True:
             outcome.wall_s = time.monotonic() - start
+            outcome.waited_s = min(max(self._waited() - waited, 0.0), outcome.wall_s)
             outcome.cpu_s = max(usage.cpu_s - cpu_start, 0.0)
             outcome.peak_rss_bytes = max(outcome.peak_rss_bytes, usage.peak_rss_bytes, usage.rss_bytes)
             outcome.tasks = max(outcome.tasks, usage.tasks)
@@ -220,7 +228,7 @@ class Worker:
             return Ending.DISK
         if outcome.cpu_s > budget.cpu_s:
             return Ending.CPU
-        if outcome.wall_s > budget.wall_s:
+        if outcome.wall_s - outcome.waited_s > budget.wall_s:
             return Ending.WALL
         if outcome.peak_rss_bytes > budget.memory_bytes:
             return Ending.MEMORY
