@@ -226,6 +226,27 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return EXIT_OK if passed else EXIT_NOT_ACCEPTED
 
 
+def cmd_mutate(args: argparse.Namespace) -> int:
+    import json
+
+    from judge.author.mutant_judge import Pool
+    from judge.author.mutate import mutate, render_text
+
+    problem = find_problem(args.slug)
+    if args.max is not None and args.max < 1:
+        raise BadInput("bad_max", value=args.max)
+    if args.jobs is not None and args.jobs < 1:
+        raise BadInput("bad_jobs", value=args.jobs)
+    log = (lambda line: print(line, file=sys.stderr)) if args.format == "text" else (lambda _: None)
+    with Pool(args.jobs) as pool:
+        run = mutate(problem, pool, args.max, log=log)
+    if args.format == "json":
+        print(json.dumps(run.as_json(), indent=1))
+    else:
+        sys.stdout.write(render_text(run, problem.reference))
+    return EXIT_NOT_ACCEPTED if run.below_floor else EXIT_OK
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     from judge.author.scaffold import scaffold
 
@@ -289,6 +310,7 @@ def parser() -> argparse.ArgumentParser:
         ("new", cmd_new, "author: start a new problem package (and its reference stub) from a skeleton"),
         ("gen", cmd_gen, "author: compute expected values with the reference and reject fragile cases"),
         ("verify", cmd_verify, "author: check problem packages and judge their declared submissions"),
+        ("mutate", cmd_mutate, "author: judge one-mistake mutants of the reference against the cases: which survive"),
         ("grade", cmd_grade, "instructor: judge a folder of submissions in parallel, with per-student and class reports"),
         ("merge", cmd_merge, "instructor: combine the outputs of 'judge grade --shard' runs into one class summary"),
         ("doctor", cmd_doctor, "show the version, devices, problem folders, data folders and security level in use"),
@@ -327,6 +349,10 @@ def parser() -> argparse.ArgumentParser:
     made["verify"].add_argument("--no-submissions", action="store_true", help="skip judging declared submissions")
     made["verify"].add_argument("--device", choices=("cpu", "cuda"), default="cpu",
                                 help="judge the declared submissions on this device (cuda: against the CUDA expectations)")
+    made["mutate"].add_argument("slug", help="the problem, e.g. dead-relu-detector")
+    made["mutate"].add_argument("--max", type=int, help="judge at most this many mutants, spread over the reference")
+    made["mutate"].add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    made["mutate"].add_argument("--jobs", type=int, help="mutants judged at once (default: one per core)")
     _add_grading_options(made["grade"], made["merge"])
     return top
 

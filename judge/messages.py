@@ -32,6 +32,7 @@ CATALOGUE: dict[str, str] = {
     "submissions_empty": "{path} holds no submissions: no .py file and no student folder",
     "duplicate_student": "two submissions for student '{student}': {first} and {second}; keep one",
     "bad_jobs": "--jobs wants a positive number of submissions to judge at once, not {value}",
+    "bad_max": "--max wants a positive number of mutants, not {value}",
     "bad_shard": "--shard wants K/N with 1 <= K <= N, e.g. 2/8, not '{value}'",
     "out_unwritable": "cannot write to {path} ({reason})",
     "merge_not_graded": "{path} holds no summary.json: it is not the output of 'judge grade', or that run did not finish",
@@ -170,6 +171,24 @@ CATALOGUE: dict[str, str] = {
     "verify_summary": "{problems} problem(s): {failed} failed, {errors} error(s), {warnings} warning(s)",
     "verify_mismatch": "{case}: {field}: stored {stored}, recomputed {got}",
     "verify_declared": "{path}: declared {declared}, judged {got}",
+    # mutation testing (judge mutate, and its score in judge verify)
+    "mutate_progress": "{slug}: judging {count} mutant(s) on {step}",
+    "mutate_no_difference": "no difference from the reference on {count} generated input(s)",
+    "mutate_header": "{slug}: {mutants} mutants of {reference} ({generated} made), judged in {seconds:.1f} s",
+    "mutate_score": "{slug}: mutation score {score:.1%} = {killed} killed / ({mutants} - {equivalent} equivalent); {survived} survived, {errors} error(s){floor}",
+    "mutate_floor": "; floor {floor:.1%}",
+    "mutate_line": "{status:<10} {id}  line {line:>3} {function}: {change}",
+    "mutate_killed_by": "           killed by {case} ({verdict}{where})",
+    "mutate_equivalent_why": "           {reason}",
+    "mutate_survivor_fix": "           add a case: {case} with {changes} ({verdict}{where}); 'judge gen {slug} --kill {id}' writes it",
+    "mutate_survivor_nothing": "           no generated input kills it either: declare it in [[mutation.equivalent]] with a reason, or add a case by hand",
+    "mutate_stale_unknown": "{path}: [[mutation.equivalent]] names mutant {id}, which the reference no longer has; remove it",
+    "mutate_stale_killed": "{path}: [[mutation.equivalent]] declares mutant {id} equivalent, but case {case} kills it; remove it",
+    "mutate_below_floor": "{path}: mutation score {score:.1%} is below the floor {floor:.1%} of [mutation]; add the cases the survivors above name",
+    "mutate_unknown_mutant": "{slug} has no mutant '{id}'; 'judge mutate {slug}' lists them",
+    "kill_already": "mutant {id} is already killed by {case}; nothing to add",
+    "kill_nothing": "no generated input tells mutant {id} from the reference: it may be equivalent; declare it in [[mutation.equivalent]] of {path} with a reason",
+    "kill_written": "wrote {path}: it kills mutant {id} ({change})",
 }
 
 
