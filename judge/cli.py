@@ -209,6 +209,12 @@ def cmd_gen(args: argparse.Namespace) -> int:
 
     problem = find_problem(args.slug)
     _require_device(args.device)
+    if args.kill:
+        from judge.author.mutant_judge import Pool
+        from judge.author.propose import kill
+
+        with Pool() as pool:
+            return EXIT_OK if kill(problem, args.kill, pool, dry_run=args.dry_run) else EXIT_NOT_ACCEPTED
     rejected = generate(problem, dry_run=args.dry_run, log=print, device=args.device)
     return EXIT_NOT_ACCEPTED if rejected else EXIT_OK
 
@@ -222,7 +228,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if slug not in known:
             raise BadInput("unknown_problem", slug=slug, known=", ".join(known))
     _require_device(args.device)
-    passed = verify(args.slugs, declared=not args.no_submissions, log=print, device=args.device)
+    passed = verify(args.slugs, declared=not args.no_submissions, log=print, device=args.device,
+                    mutation=not args.no_mutation)
     return EXIT_OK if passed else EXIT_NOT_ACCEPTED
 
 
@@ -343,10 +350,15 @@ def parser() -> argparse.ArgumentParser:
     made["new"].add_argument("slug", help="the new problem's name: lowercase words joined by hyphens")
     made["gen"].add_argument("slug")
     made["gen"].add_argument("--dry-run", action="store_true", help="check and report, write nothing")
+    made["gen"].add_argument("--kill", metavar="MUTANT", help="add the hidden case that kills this surviving mutant "
+                                                              "(an id from 'judge mutate')")
     made["gen"].add_argument("--device", choices=("cpu", "cuda"), default="cpu",
                              help="compute the expectations of this device (cuda: float32 on the GPU, TF32 off)")
     made["verify"].add_argument("slugs", nargs="*", help="problems to verify (default: all)")
-    made["verify"].add_argument("--no-submissions", action="store_true", help="skip judging declared submissions")
+    made["verify"].add_argument("--no-submissions", action="store_true",
+                                help="skip judging declared submissions (and mutants)")
+    made["verify"].add_argument("--no-mutation", action="store_true",
+                                help="skip judging the reference's mutants (the mutation score and its floor)")
     made["verify"].add_argument("--device", choices=("cpu", "cuda"), default="cpu",
                                 help="judge the declared submissions on this device (cuda: against the CUDA expectations)")
     made["mutate"].add_argument("slug", help="the problem, e.g. dead-relu-detector")

@@ -172,15 +172,16 @@ CATALOGUE: dict[str, str] = {
     "verify_mismatch": "{case}: {field}: stored {stored}, recomputed {got}",
     "verify_declared": "{path}: declared {declared}, judged {got}",
     # mutation testing (judge mutate, and its score in judge verify)
-    "mutate_progress": "{slug}: judging {count} mutant(s) on {step}",
-    "mutate_no_difference": "no difference from the reference on {count} generated input(s)",
+    "mutate_progress": "{slug}: judging {count} mutant(s) on {step} ({seconds:.0f} s)",
+    "mutate_no_difference": "no difference from the reference on the {count} generated input(s) that run it",
+    "mutate_never_run": "no case and no generated input runs line {line} (code only the author tools call, or a branch no input of this problem reaches)",
     "mutate_header": "{slug}: {mutants} mutants of {reference} ({generated} made), judged in {seconds:.1f} s",
     "mutate_score": "{slug}: mutation score {score:.1%} = {killed} killed / ({mutants} - {equivalent} equivalent); {survived} survived, {errors} error(s){floor}",
     "mutate_floor": "; floor {floor:.1%}",
     "mutate_line": "{status:<10} {id}  line {line:>3} {function}: {change}",
     "mutate_killed_by": "           killed by {case} ({verdict}{where})",
     "mutate_equivalent_why": "           {reason}",
-    "mutate_survivor_fix": "           add a case: {case} with {changes} ({verdict}{where}); 'judge gen {slug} --kill {id}' writes it",
+    "mutate_survivor_fix": "           add a case: {case} ({verdict}{where}); 'judge gen {slug} --kill {id}' writes it",
     "mutate_survivor_nothing": "           no generated input kills it either: declare it in [[mutation.equivalent]] with a reason, or add a case by hand",
     "mutate_stale_unknown": "{path}: [[mutation.equivalent]] names mutant {id}, which the reference no longer has; remove it",
     "mutate_stale_killed": "{path}: [[mutation.equivalent]] declares mutant {id} equivalent, but case {case} kills it; remove it",
@@ -189,6 +190,7 @@ CATALOGUE: dict[str, str] = {
     "kill_already": "mutant {id} is already killed by {case}; nothing to add",
     "kill_nothing": "no generated input tells mutant {id} from the reference: it may be equivalent; declare it in [[mutation.equivalent]] of {path} with a reason",
     "kill_written": "wrote {path}: it kills mutant {id} ({change})",
+    "kill_title": "{title}, changed so that mutant {id} fails ({case}; line {line}: {change})",
 }
 
 

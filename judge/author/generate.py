@@ -223,6 +223,11 @@ def _record(problem: Problem, case: Case, expected: list[Any], device: str, mist
     return raw
 
 
+def record_case(problem: Problem, case: Case, expected: list[Any]) -> None:
+    """Write a new case file with the CPU ``expected`` values of :func:`check_case`, as :func:`generate` would."""
+    save_case(case, _record(problem, case, expected, "cpu", {}))
+
+
 def generate(problem: Problem, dry_run: bool = False, log: Log = print, device: str = "cpu") -> list[tuple[str, str]]:
     """Write ``build_sha256`` and ``expected.<device>`` into every sound case; return the rejected ones."""
     torch.set_num_threads(1)

@@ -14,7 +14,7 @@ import os
 import queue
 import tempfile
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -57,16 +57,28 @@ class _Stop(Exception):
         self.kill = kill
 
 
+Item = tuple[Plan, str, str]
+"""what to judge: the plan, a name for the file, the source"""
+
+
 def plan_for(problem: Problem, cases: list[Case], limits: list[CaseLimits], device: str = "cpu") -> Plan:
     """A plan for cases that are not the problem's own files (generated inputs), with their CPU expectations."""
     return Plan(problem, "submit", device, cases, [c.outputs("cpu") for c in cases], ["cpu"] * len(cases), limits)
 
 
-class _Batch:
-    """One call of :meth:`Pool.first_failures`: its plan, and its results as the slots hand them in."""
+def subset(plan: Plan, indices: tuple[int, ...]) -> Plan:
+    """``plan`` with only the cases at ``indices``, in their order."""
+    return replace(plan, cases=[plan.cases[i] for i in indices], expected=[plan.expected[i] for i in indices],
+                   expected_devices=[plan.expected_devices[i] for i in indices],
+                   limits=[plan.limits[i] for i in indices])
 
-    def __init__(self, plan: Plan, count: int, done: Callable[[int, Kill | None], None] | None):
-        self.plan, self.results, self.left, self.on_done = plan, [None] * count, count, done
+
+class _Batch:
+    """One call of :meth:`Pool.first_failures`: its results as the slots hand them in."""
+
+    def __init__(self, count: int, done: Callable[[int, Kill | None], None] | None):
+        self.results: list[Kill | None] = [None] * count
+        self.left, self.on_done = count, done
         self.lock, self.finished, self.error = threading.Lock(), threading.Event(), None
         if not count:
             self.finished.set()
@@ -98,11 +110,11 @@ class _Slot(threading.Thread):
     def run(self) -> None:
         try:
             while (task := self.tasks.get()) is not None:
-                batch, index, name, source = task
+                batch, index, (plan, name, source) = task
                 if batch.error is not None:
                     continue
                 try:
-                    batch.put(index, self.first_failure(batch.plan, name, source))
+                    batch.put(index, self.first_failure(plan, name, source))
                 except BaseException as exc:  # noqa: BLE001 -- handed to the thread that waits for the batch
                     batch.fail(exc)
         finally:
@@ -170,13 +182,13 @@ class Pool:
     def __exit__(self, *_: Any) -> None:
         self.close()
 
-    def first_failures(self, plan: Plan, sources: list[tuple[str, str]],
-                       done: Callable[[int, Kill | None], None] | None = None) -> list[Kill | None]:
-        """For every ``(name, source)``, the first case of ``plan`` it fails (None: it passes them all);
-        ``done`` hears each result as it comes."""
-        batch = _Batch(plan, len(sources), done)
-        for index, (name, source) in enumerate(sources):
-            self.tasks.put((batch, index, name, source))
+    def first_failures(self, items: list[Item], done: Callable[[int, Kill | None], None] | None = None
+                       ) -> list[Kill | None]:
+        """For every ``(plan, name, source)``, the first case of its plan that ``source`` fails (None: it passes
+        them all); ``done`` hears each result as it comes."""
+        batch = _Batch(len(items), done)
+        for index, item in enumerate(items):
+            self.tasks.put((batch, index, item))
         try:
             while not batch.finished.wait(JOIN_S):
                 pass

@@ -67,13 +67,18 @@ class Mutant:
     """eight hex digits: the key an author declares an equivalence by"""
     operator: str
     line: int
-    """the line of the reference the change is on"""
+    """the line of the reference the change starts on ..."""
+    end_line: int
+    """... and the line it ends on"""
     function: str
     """``Solution.diagnose``, ``_helper`` or ``<module>``"""
     before: str
     after: str
     source: str
     """the whole mutated module"""
+    values: tuple[float, ...] = ()
+    """input values that may tell it from the reference: a changed constant's value and the midpoint to its
+    new one, or the numbers a changed comparison compares with (:func:`boundary_values`)"""
 
     @property
     def change(self) -> str:
@@ -304,7 +309,8 @@ def sites(tree: ast.Module) -> Iterator[Site]:
             elif isinstance(child, ast.ClassDef):
                 inner_prefix = f"{prefix}{child.name}."
             siblings = getattr(node, field)
-            sole = isinstance(child, ast.stmt) and isinstance(siblings, list) and len(siblings) == 1
+            sole = isinstance(child, ast.stmt) and isinstance(siblings, list) and len(
+                [s for s in siblings if s is not _docstring(node)]) == 1
             yield child, node, field, index, name, sole
             yield from walk(child, name, inner_prefix)
 
@@ -324,10 +330,43 @@ def _short(text: str, width: int = 90) -> str:
     return line if len(line) <= width else line[:width - 3] + "..."
 
 
+def _named_numbers(tree: ast.Module) -> dict[str, float]:
+    """Module-level ``NAME = number`` constants."""
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = _literal_number(node.value)
+            if value is not None:
+                found[node.targets[0].id] = value
+    return found
+
+
+def _literal_number(node: ast.AST) -> float | None:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _literal_number(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return node.value
+    return None
+
+
+def boundary_values(node: ast.AST, new: ast.AST, names: dict[str, float]) -> tuple[float, ...]:
+    """Where an input tells ``new`` from ``node``: between a constant's two values, or at a threshold a
+    comparison compares with (a tie, for ``>`` against ``>=``)."""
+    old, changed = _literal_number(node), _literal_number(new)
+    if old is not None and changed is not None:
+        return tuple(dict.fromkeys((old, (old + changed) / 2)))
+    if isinstance(node, ast.Compare):
+        operands = [node.left, *node.comparators]
+        found = [_literal_number(o) if not isinstance(o, ast.Name) else names.get(o.id) for o in operands]
+        return tuple(dict.fromkeys(v for v in found if v is not None))
+    return ()
+
+
 def mutants(source: str) -> list[Mutant]:
     """Every distinct one-mistake mutant of ``source``, in source order."""
     tree = ast.parse(source)
-    original = ast.unparse(tree)
+    original, names = ast.unparse(tree), _named_numbers(tree)
     seen, made, occurrences = {original}, [], {}
     for node, parent, field, index, function, sole in list(sites(tree)):
         for operator, new in replacements(node, parent, field, index, sole):
@@ -343,7 +382,9 @@ def mutants(source: str) -> list[Mutant]:
             key = (function, operator, before, after)
             occurrences[key] = occurrences.get(key, 0) + 1
             digest = hashlib.sha256("\0".join([*key, str(occurrences[key])]).encode()).hexdigest()[:8]
-            made.append(Mutant(digest, operator, getattr(node, "lineno", 0), function, before, after, mutated))
+            line = getattr(node, "lineno", 0)
+            made.append(Mutant(digest, operator, line, getattr(node, "end_lineno", None) or line, function, before,
+                               after, mutated, boundary_values(node, new, names)))
     return made
 
 

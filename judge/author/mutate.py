@@ -24,13 +24,10 @@ from types import ModuleType
 from typing import Any, Callable
 
 from judge import messages
-from judge.author.mutant_judge import Kill, Pool, plan_for
+from judge.author.mutant_judge import Kill, Pool
+from judge.author.mutant_search import Search, Witness
 from judge.author.mutants import Mutant, mutants, spread
-from judge.author.reference import load_reference
-from judge.author.variants import Change, Variant, applied, shrink, sound, variants
 from judge.errors import BadInput, InternalError
-from judge.judging.submission import Plan, make_plan
-from judge.package.cases import Case
 from judge.package.problem import Problem
 
 KILLED, SURVIVED, EQUIVALENT, ERROR = "killed", "survived", "equivalent", "error"
@@ -64,21 +61,6 @@ def settings(problem: Problem) -> Settings:
         isinstance(d, dict) and set(d) == {"id", "reason"} and all(isinstance(v, str) and v for v in d.values())
         for d in declared), "equivalent: tables with a mutant 'id' and a 'reason', both non-empty strings")
     return Settings(None if floor is None else float(floor), {d["id"]: d["reason"] for d in declared})
-
-
-@dataclass(frozen=True)
-class Witness:
-    """A generated input that kills a surviving mutant: a case, changed as little as was found to matter."""
-
-    origin: str
-    """the id of the case it changes"""
-    changes: list[Change]
-    kill: Kill
-    raw: dict[str, Any]
-    """the case file to add (without what ``judge gen`` writes)"""
-
-    def as_json(self) -> dict[str, Any]:
-        return {"case": self.origin, "changes": [str(c) for c in self.changes], "kill": self.kill.as_json()}
 
 
 @dataclass
@@ -132,60 +114,6 @@ class Run:
                 "stale_declarations": self.stale, "outcomes": [o.as_json() for o in self.outcomes]}
 
 
-def _accepted(pool: Pool, plan: Plan, problem: Problem) -> Kill | None:
-    """Where the reference itself fails ``plan`` (None: nowhere, as it must)."""
-    return pool.first_failures(plan, [("reference", problem.reference.read_text(encoding="utf-8"))])[0]
-
-
-class _Inputs:
-    """The generated inputs of one problem, made when a mutant first survives the cases, and the shrinking of
-    a survivor's killing input."""
-
-    def __init__(self, problem: Problem, module: ModuleType, pool: Pool, plan: Plan):
-        self.problem, self.module, self.pool = problem, module, pool
-        self.limits = {case.id: limit for case, limit in zip(plan.cases, plan.limits)}
-        self.found: list[Variant] | None = None
-        self.plan: Plan | None = None
-
-    def _make(self) -> None:
-        found = variants(self.problem, self.module)
-        while found:  # the reference must pass its own generated inputs in the worker, as it passes the cases
-            self.plan = plan_for(self.problem, [v.case for v in found], [self.limits[v.origin.id] for v in found])
-            failed = _accepted(self.pool, self.plan, self.problem)
-            if failed is None:
-                break
-            found = [v for v in found if v.case.id != failed.case]
-        self.found = found
-
-    def judge(self, survivors: list[Mutant]) -> list[Kill | None]:
-        if self.found is None:
-            self._make()
-        if not self.found:
-            return [None] * len(survivors)
-        return self.pool.first_failures(self.plan, [(m.id, m.source) for m in survivors])
-
-    def witness(self, mutant: Mutant, kill: Kill) -> Witness:
-        """The killing input with as few of its changes as still kill ``mutant``."""
-        variant = next(v for v in self.found if v.case.id == kill.case)
-        tried: dict[tuple[int, ...], Kill | None] = {}
-        index = {id(c): i for i, c in enumerate(variant.changes)}
-
-        def kills(changes: list[Change]) -> bool:
-            key = tuple(index[id(c)] for c in changes)
-            if key not in tried:
-                case = sound(self.problem, self.module, variant.origin, changes, f"{variant.origin.name}~shrunk")
-                tried[key] = None if case is None else self._one(case, variant.origin, mutant)
-            return tried[key] is not None
-
-        kept = shrink(variant.changes, kills)
-        last = tried.get(tuple(index[id(c)] for c in kept)) or kill
-        return Witness(variant.origin.id, kept, last, applied(variant.origin.raw, kept))
-
-    def _one(self, case: Case, origin: Case, mutant: Mutant) -> Kill | None:
-        plan = plan_for(self.problem, [case], [self.limits[origin.id]])
-        return self.pool.first_failures(plan, [(mutant.id, mutant.source)])[0]
-
-
 def _stale(settings: Settings, made: list[Mutant], outcomes: list[Outcome], path: Any) -> list[str]:
     ids = {m.id for m in made}
     killed = {o.mutant.id: o.kill for o in outcomes if o.status == KILLED}
@@ -195,20 +123,23 @@ def _stale(settings: Settings, made: list[Mutant], outcomes: list[Outcome], path
 
 
 def mutate(problem: Problem, pool: Pool, most: int | None = None, device: str = "cpu",
-           log: Log = lambda _: None) -> Run:
-    """Judge the mutants of ``problem``'s reference (at most ``most`` of them, spread over the file)."""
+           log: Log = lambda _: None, only: str | None = None) -> Run:
+    """Judge the mutants of ``problem``'s reference (at most ``most`` of them, spread over the file; or the one
+    whose id is ``only``)."""
     started = time.monotonic()
     config = settings(problem)
-    made = mutants(problem.reference.read_text(encoding="utf-8"))
-    chosen = spread(made, most)
-    plan = make_plan(problem, "submit", device)
-    failed = _accepted(pool, plan, problem)
+    judging = Search(problem, pool, device)
+    made = mutants(judging.source)
+    chosen = [m for m in made if m.id == only] if only else spread(made, most)
+    if only and not chosen:
+        raise BadInput("mutate_unknown_mutant", slug=problem.slug, id=only)
+    failed = judging.reference_fails(judging.plan)
     if failed is not None:
         raise InternalError("reference_failed", case=failed.case, reason=failed.verdict)
-    log(messages.say("mutate_progress", slug=problem.slug, count=len(chosen), step="the cases"))
-    kills = pool.first_failures(plan, [(m.id, m.source) for m in chosen])
+    log(messages.say("mutate_progress", slug=problem.slug, count=len(chosen), step="the cases",
+                     seconds=time.monotonic() - started))
     outcomes, open_ = [], []
-    for mutant, kill in zip(chosen, kills):
+    for mutant, (kill, _) in zip(chosen, judging.on_cases(chosen)):
         if kill is not None:
             outcomes.append(Outcome(mutant, ERROR if kill.verdict == "internal_error" else KILLED, kill))
         elif mutant.id in config.equivalent:
@@ -216,16 +147,23 @@ def mutate(problem: Problem, pool: Pool, most: int | None = None, device: str = 
         else:
             outcomes.append(Outcome(mutant, SURVIVED))
             open_.append(outcomes[-1])
-    inputs = _Inputs(problem, load_reference(problem), pool, plan)
     if open_:
-        log(messages.say("mutate_progress", slug=problem.slug, count=len(open_), step="generated inputs"))
-        for outcome, kill in zip(open_, inputs.judge([o.mutant for o in open_])):
+        log(messages.say("mutate_progress", slug=problem.slug, count=len(open_), step="generated inputs",
+                         seconds=time.monotonic() - started))
+        judged = judging.on_inputs([o.mutant for o in open_])
+        for outcome, (kill, _) in zip(open_, judged):
             if kill is not None:
-                outcome.witness = inputs.witness(outcome.mutant, kill)
-            elif inputs.found:  # with no sound generated input, nothing shows it equivalent: it stays a survivor
-                outcome.status, outcome.reason = EQUIVALENT, messages.say("mutate_no_difference", count=len(inputs.found))
-    stale = _stale(config, made, outcomes, problem.root / "problem.toml") if most is None else []
-    return Run(problem.slug, outcomes, len(made), len(inputs.found or []), time.monotonic() - started, config, stale)
+                outcome.witness = judging.witness(outcome.mutant, kill)
+        rest = [(o, count) for o, (kill, count) in zip(open_, judged) if kill is None]
+        for (outcome, count), witness in zip(rest, judging.on_probes([o.mutant for o, _ in rest])):
+            if witness is not None:
+                outcome.witness = witness
+            elif judging.found:  # with no generated input at all, nothing shows it equivalent: it stays a survivor
+                outcome.status = EQUIVALENT
+                outcome.reason = messages.say("mutate_no_difference", count=count) if count else messages.say(
+                    "mutate_never_run", line=outcome.mutant.line)
+    stale = _stale(config, made, outcomes, problem.root / "problem.toml") if most is None and not only else []
+    return Run(problem.slug, outcomes, len(made), len(judging.found or []), time.monotonic() - started, config, stale)
 
 
 def _where(kill: Kill) -> str:
@@ -243,8 +181,8 @@ def render_text(run: Run, reference: Any, listed: tuple[str, ...] = (SURVIVED, E
                                       change=m.change))
             if o.witness is not None:
                 w = o.witness
-                lines.append(messages.say("mutate_survivor_fix", case=w.origin, changes="; ".join(map(str, w.changes)),
-                                          verdict=w.kill.verdict, where=_where(w.kill), slug=run.slug, id=m.id))
+                lines.append(messages.say("mutate_survivor_fix", case=w.described, verdict=w.kill.verdict,
+                                          where=_where(w.kill), slug=run.slug, id=m.id))
             elif status == SURVIVED:
                 lines.append(messages.say("mutate_survivor_nothing"))
             elif o.kill is not None:

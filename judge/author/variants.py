@@ -7,10 +7,11 @@ float is scaled so and every integer moved by one. What a variant changes is a l
 variant that kills a mutant can be shrunk to the few changes that matter (:func:`shrink`): the smallest change of
 input an author should add as a case.
 
-A variant is *sound* when it validates, the reference runs on it and it passes every fragility check of
-``judge gen`` (:func:`judge.author.generate.check_case`), whose expected values it then carries; a variant that is
-not sound is drawn again (``ATTEMPTS`` times), then with its seeds changed only. Every draw is seeded by the
-case's id, so a mutation run is reproducible.
+A variant is kept when it validates and the reference runs on it (its outputs are the expected values, and the
+lines it executes are recorded, :mod:`judge.author.coverage`); else it is drawn again (``ATTEMPTS`` times), then
+with its seeds changed only. Before a variant's kill counts it must also be *sound*: pass every fragility check
+of ``judge gen`` (:func:`judge.author.generate.check_case`), which costs several runs of the reference and so is
+paid only for the variants that kill. Every draw is seeded by the case's id, so a mutation run is reproducible.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable, Iterator
 
+from judge.author import fragility
+from judge.author.coverage import traced
 from judge.author.generate import check_case
 from judge.package.build import build_objects, checksum
 from judge.package.cases import Case, parse_case
@@ -85,11 +88,12 @@ def _object_changes(value: Any, path: Path_, rng: random.Random, seeds_only: boo
         for key, item in value.items():
             if key == "seed" and type(item) is int:
                 yield Change((*path, key), item, rng.randint(*SEED_RANGE))
-            elif not seeds_only:
+            else:
                 yield from _object_changes(item, (*path, key), rng, seeds_only)
-    elif isinstance(value, list) and not seeds_only:
+    elif isinstance(value, list):
         if _numeric_list(value):
-            yield Change(path, value, _scaled(value, rng))
+            if not seeds_only:
+                yield Change(path, value, _scaled(value, rng))
         else:
             for index, item in enumerate(value):
                 yield from _object_changes(item, (*path, index), rng, seeds_only)
@@ -121,6 +125,32 @@ def draw(case: Case, rng: random.Random, seeds_only: bool = False) -> list[Chang
     return [c for c in changes if c.after != c.before]
 
 
+def _numeric_arguments(value: Any, path: Path_) -> Iterator[tuple[Path_, Any]]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _numeric_arguments(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _numeric_arguments(item, (*path, index))
+    elif type(value) in (int, float):
+        yield path, value
+
+
+def probes(case: Case, index: int, values: tuple[float, ...]) -> list[Change]:
+    """Single changes that set one number of call ``index``'s literal arguments to one of ``values`` (an integer
+    only to an integer): boundary inputs aimed at one mutant (:func:`judge.author.mutants.boundary_values`)."""
+    found = []
+    for i, call in [(index, case.raw["calls"][index])]:
+        for j, arg in enumerate(call["args"]):
+            if not (isinstance(arg, str) and arg.startswith("$")):
+                for path, before in _numeric_arguments(arg, ("calls", i, "args", j)):
+                    for value in values:
+                        new = float(value) if type(before) is float else int(value) if float(value).is_integer() else None
+                        if new is not None and new != before:
+                            found.append(Change(path, before, new))
+    return found
+
+
 def applied(raw: dict[str, Any], changes: list[Change]) -> dict[str, Any]:
     """The case file ``raw`` with ``changes`` made and nothing ``judge gen`` writes."""
     new = copy.deepcopy({k: v for k, v in raw.items() if k not in GENERATED})
@@ -138,36 +168,59 @@ class Variant:
     changes: list[Change]
     case: Case
     """the changed case, with the reference's CPU expectations"""
+    lines: frozenset[int]
+    """the lines of the reference its calls execute"""
+    call: int | None = None
+    """when it keeps only one call of ``origin``: that call's index there"""
 
 
-def sound(problem: Problem, module: ModuleType, origin: Case, changes: list[Change], name: str) -> Case | None:
-    """``origin`` with ``changes``, carrying its expected values, or None when it is not a sound case."""
+def one_call(raw: dict[str, Any], index: int) -> dict[str, Any]:
+    """The case file ``raw`` with only its call ``index``, and only the objects that call uses."""
+    call = raw["calls"][index]
+    used = {a[1:] for a in call["args"] if isinstance(a, str) and a.startswith("$")}
+    new = {**raw, "calls": [call], "objects": {k: v for k, v in raw.get("objects", {}).items() if k in used}}
+    if "permute" in raw:
+        new["permute"] = [name for name in raw["permute"] if name in used]
+    return new
+
+
+def build(problem: Problem, module: ModuleType, origin: Case, changes: list[Change], name: str,
+          call: int | None = None) -> Variant | None:
+    """``origin`` with ``changes`` (and only its call ``call``, when given), carrying the reference's outputs as
+    its expected values, or None when it does not validate, build or run. Not yet checked for fragility: see
+    :func:`is_sound`."""
     raw = applied(origin.raw, changes)
+    raw = raw if call is None else one_call(raw, call)
     path, methods = origin.path.with_name(f"{name}.json"), {m["name"] for m in problem.methods}
     try:
         case = parse_case(raw, path, "hidden", methods)
         raw["build_sha256"] = checksum(build_objects(case.objects))
-    except Exception:  # noqa: BLE001 -- a spec the kinds refuse, or cannot build (a negative std): not sound
+        outputs, per_call = traced(module, parse_case(raw, path, "hidden", methods))
+    except Exception:  # noqa: BLE001 -- a spec the kinds refuse, cannot build (a negative std) or the reference refuses
         return None
-    checked = check_case(problem, module, parse_case(raw, path, "hidden", methods))
-    if checked.expected is None or checked.errors:
+    if fragility.bad_outputs(case.id, outputs, [c["method"] for c in case.calls]):
         return None
-    raw["expected"] = {"cpu": {"outputs": checked.expected}}
-    return parse_case(raw, path, "hidden", methods)
+    raw["expected"] = {"cpu": {"outputs": outputs}}
+    return Variant(origin, changes, parse_case(raw, path, "hidden", methods), frozenset().union(*per_call), call)
+
+
+def is_sound(problem: Problem, module: ModuleType, case: Case) -> bool:
+    """Whether ``case`` passes every fragility check of ``judge gen`` (run for a variant that kills a mutant,
+    before the kill counts: a fragile input could fail a mutant by noise alone)."""
+    checked = check_case(problem, module, case)
+    return checked.expected is not None and not checked.errors
 
 
 def variants(problem: Problem, module: ModuleType, per_case: int = PER_CASE) -> list[Variant]:
-    """``per_case`` sound variants of every case of ``problem`` (fewer where none could be drawn)."""
+    """``per_case`` variants of every case of ``problem`` that build and run (fewer where none could be drawn)."""
     found = []
     for case in problem.cases:
         for k in range(per_case):
-            name = f"{case.name}~{k + 1}"
             for attempt in range(ATTEMPTS + 1):
-                rng = random.Random(f"{case.id}:{k}:{attempt}")
-                changes = draw(case, rng, seeds_only=attempt == ATTEMPTS)
-                made = sound(problem, module, case, changes, name) if changes else None
+                changes = draw(case, random.Random(f"{case.id}:{k}:{attempt}"), seeds_only=attempt == ATTEMPTS)
+                made = build(problem, module, case, changes, f"{case.visibility}.{case.name}~{k + 1}") if changes else None
                 if made is not None:
-                    found.append(Variant(case, changes, made))
+                    found.append(made)
                     break
     return found
 

@@ -22,6 +22,7 @@ from typing import Any, Callable
 from judge import messages
 from judge.author.fragility import ERROR
 from judge.author.generate import check_case, mistake_outputs, same_outputs
+from judge.author.mutation_check import MutationCheck
 from judge.author.reference import load_mistakes, load_reference
 from judge.errors import JudgeError
 from judge.judging.limits import reference_times
@@ -175,7 +176,8 @@ def _check_declared(problem: Problem, workers: Workers, tally: Tally, device: st
             _near_limits(declared.path, report, tally)
 
 
-def _verify_one(slug: str, declared: bool, workers: Workers, log: Log, device: str) -> Tally:
+def _verify_one(slug: str, declared: bool, workers: Workers, log: Log, device: str,
+                mutation: MutationCheck | None = None) -> Tally:
     log(messages.say("verify_start", slug=slug))
     tally = Tally(log)
     try:
@@ -185,6 +187,7 @@ def _verify_one(slug: str, declared: bool, workers: Workers, log: Log, device: s
         tally.error(str(exc))
         return tally
     steps = [_check_package, _check_cases] + ([lambda p, t: _check_declared(p, workers, t, device)] if declared else [])
+    steps += [mutation] if mutation is not None else []
     for step in steps:
         try:
             step(problem, tally)
@@ -193,20 +196,25 @@ def _verify_one(slug: str, declared: bool, workers: Workers, log: Log, device: s
     return tally
 
 
-def verify(slugs: list[str] | None = None, declared: bool = True, log: Log = print, device: str = "cpu") -> bool:
+def verify(slugs: list[str] | None = None, declared: bool = True, log: Log = print, device: str = "cpu",
+           mutation: bool = True) -> bool:
     """Check every problem named (default: every one found) and log every finding; True when none is an error.
 
     Declared submissions are judged on ``device`` against that device's expectations (the CPU ones where a case
-    has none, as ``judge submit`` does)."""
+    has none, as ``judge submit`` does); then, unless ``mutation`` is off, the reference's mutants are
+    (:mod:`judge.author.mutation_check`). Without ``declared`` nothing is judged, mutants neither."""
     chosen = slugs or available()
     failed, errors, warnings = 0, 0, 0
     workers = Workers()
+    mutants = MutationCheck(device) if declared and mutation else None
     try:
         for slug in chosen:
-            tally = _verify_one(slug, declared, workers, log, device)
+            tally = _verify_one(slug, declared, workers, log, device, mutants)
             log(messages.say("verify_result", slug=slug, result="FAILED" if tally.errors else "ok"))
             failed, errors, warnings = failed + bool(tally.errors), errors + tally.errors, warnings + tally.warnings
     finally:
         workers.close()
+        if mutants is not None:
+            mutants.close()
     log(messages.say("verify_summary", problems=len(chosen), failed=failed, errors=errors, warnings=warnings))
     return not failed
