@@ -149,3 +149,36 @@ def test_shrink_keeps_only_the_changes_that_kill():
     assert set(shrink(changes, kills)) == needed
     assert [] not in asked and len(asked) < 30
     assert shrink(changes[:1], kills) == changes[:1]
+
+
+COVERED = textwrap.dedent('''
+    LIMIT = 2
+
+
+    class Solution:
+        def rule(self, xs):
+            if (len(xs) >
+                    LIMIT):
+                return 'long'
+            total = sum(
+                x for x in xs)
+            return 'short' if total else 'empty'
+''')
+
+
+def test_coverage_records_the_lines_each_call_runs(tmp_path):
+    from types import SimpleNamespace
+
+    from judge.author.coverage import Covering
+    from judge.package.cases import parse_case
+
+    reference = tmp_path / "toy.py"
+    reference.write_text(COVERED)
+    covering = Covering(SimpleNamespace(reference=reference, slug="toy"))
+    raw = {"calls": [{"method": "rule", "args": [[1]]}, {"method": "rule", "args": [[1, 2, 3]]}]}
+    outputs, (short, long) = covering.run(parse_case(raw, tmp_path / "c.json", "hidden", {"rule"}))
+    assert outputs == ["short", "long"]
+    assert {7, 8, 10, 11, 12} <= short and 9 not in short  # the if's two header lines; the statement's two lines
+    assert 9 in long and 10 not in long
+    assert covering.runs(9, 9, long) and not covering.runs(9, 9, short)
+    assert covering.runs(2, 2, frozenset())  # module level: runs at import, for every case

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from judge.author.coverage import function_lines, runs, traced
+from judge.author.coverage import Covering
 from judge.author.mutant_judge import Kill, Pool, plan_for, subset
 from judge.author.mutants import Mutant
 from judge.author.reference import load_reference
@@ -61,10 +61,10 @@ class Search:
         self.problem, self.pool = problem, pool
         self.source = problem.reference.read_text(encoding="utf-8")
         self.module = load_reference(problem)
-        self.in_functions = function_lines(self.source)
+        self.covering = Covering(problem)
         self.plan = make_plan(problem, "submit", device)
         self.limits = {case.id: limit for case, limit in zip(self.plan.cases, self.plan.limits)}
-        self.calls = [traced(self.module, case)[1] for case in self.plan.cases]
+        self.calls = [self.covering.run(case)[1] for case in self.plan.cases]
         """per case, per call, the lines of the reference it runs"""
         self.covered = [frozenset().union(*lines) for lines in self.calls]
         self.plans: dict[tuple[int, tuple[int, ...]], Plan] = {}
@@ -84,7 +84,7 @@ class Search:
         items, where = [], []
         for mutant in chosen:
             indices = tuple(i for i, executed in enumerate(lines)
-                            if runs(mutant.line, mutant.end_line, executed, self.in_functions))
+                            if self.covering.runs(mutant.line, mutant.end_line, executed))
             where.append((len(items) if indices else None, len(indices)))
             if indices:
                 key = (id(base), indices)
@@ -97,7 +97,7 @@ class Search:
         return self._judge(self.plan, self.covered, chosen)
 
     def _make(self) -> None:
-        found = variants(self.problem, self.module)
+        found = variants(self.problem, self.covering)
         while found:  # the reference must pass its own generated inputs in the worker, as it passes the cases
             self.inputs = plan_for(self.problem, [v.case for v in found], [self.limits[v.origin.id] for v in found])
             failed = self.reference_fails(self.inputs)
@@ -162,12 +162,12 @@ class Search:
         made = []
         for origin, per_call in zip(self.plan.cases, self.calls):
             for index, executed in enumerate(per_call):
-                if not runs(mutant.line, mutant.end_line, executed, self.in_functions):
+                if not self.covering.runs(mutant.line, mutant.end_line, executed):
                     continue
                 for change in probes(origin, index, mutant.values):
                     key = (origin.id, change.path, change.after)
                     if key not in self.probed:
-                        self.probed[key] = build(self.problem, self.module, origin, [change],
+                        self.probed[key] = build(self.problem, self.covering, origin, [change],
                                                  f"{origin.visibility}.{origin.name}~p{len(self.probed)}", index)
                     made += [self.probed[key]] if self.probed[key] is not None else []
         return made
@@ -181,15 +181,16 @@ class Search:
         def kills(changes: list[Change]) -> bool:
             key = tuple(index[id(c)] for c in changes)
             if key not in tried:
-                tried[key] = self._kills(variant.origin, changes, mutant)
+                tried[key] = self._kills(variant.origin, changes, mutant, variant.call)
             return tried[key] is not None
 
         kept = shrink(variant.changes, kills)
+        raw = applied(variant.origin.raw, kept)
         return Witness(variant.origin.id, kept, tried[tuple(index[id(c)] for c in kept)],
-                       applied(variant.origin.raw, kept))
+                       raw if variant.call is None else one_call(raw, variant.call), variant.call)
 
-    def _kills(self, origin: Case, changes: list[Change], mutant: Mutant) -> Kill | None:
-        made = build(self.problem, self.module, origin, changes, f"{origin.name}~shrunk")
+    def _kills(self, origin: Case, changes: list[Change], mutant: Mutant, call: int | None) -> Kill | None:
+        made = build(self.problem, self.covering, origin, changes, f"{origin.visibility}.{origin.name}~shrunk", call)
         if made is None:
             return None
         plan = plan_for(self.problem, [made.case], [self.limits[origin.id]])

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable
 
+import torch
+
 from judge import messages
 from judge.author.mutant_judge import Kill, Pool
 from judge.author.mutant_search import Search, Witness
@@ -127,6 +129,7 @@ def mutate(problem: Problem, pool: Pool, most: int | None = None, device: str = 
     """Judge the mutants of ``problem``'s reference (at most ``most`` of them, spread over the file; or the one
     whose id is ``only``)."""
     started = time.monotonic()
+    torch.set_num_threads(1)  # as judge gen: the reference runs here beside the slots' workers
     config = settings(problem)
     judging = Search(problem, pool, device)
     made = mutants(judging.source)

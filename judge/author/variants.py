@@ -24,7 +24,7 @@ from types import ModuleType
 from typing import Any, Callable, Iterator
 
 from judge.author import fragility
-from judge.author.coverage import traced
+from judge.author.coverage import Covering
 from judge.author.generate import check_case
 from judge.package.build import build_objects, checksum
 from judge.package.cases import Case, parse_case
@@ -172,6 +172,8 @@ class Variant:
     """the lines of the reference its calls execute"""
     call: int | None = None
     """when it keeps only one call of ``origin``: that call's index there"""
+    per_call: tuple[frozenset[int], ...] = ()
+    """the lines each of its calls executes"""
 
 
 def one_call(raw: dict[str, Any], index: int) -> dict[str, Any]:
@@ -184,7 +186,7 @@ def one_call(raw: dict[str, Any], index: int) -> dict[str, Any]:
     return new
 
 
-def build(problem: Problem, module: ModuleType, origin: Case, changes: list[Change], name: str,
+def build(problem: Problem, covering: Covering, origin: Case, changes: list[Change], name: str,
           call: int | None = None) -> Variant | None:
     """``origin`` with ``changes`` (and only its call ``call``, when given), carrying the reference's outputs as
     its expected values, or None when it does not validate, build or run. Not yet checked for fragility: see
@@ -195,13 +197,39 @@ def build(problem: Problem, module: ModuleType, origin: Case, changes: list[Chan
     try:
         case = parse_case(raw, path, "hidden", methods)
         raw["build_sha256"] = checksum(build_objects(case.objects))
-        outputs, per_call = traced(module, parse_case(raw, path, "hidden", methods))
+        outputs, per_call = covering.run(parse_case(raw, path, "hidden", methods))
     except Exception:  # noqa: BLE001 -- a spec the kinds refuse, cannot build (a negative std) or the reference refuses
         return None
     if fragility.bad_outputs(case.id, outputs, [c["method"] for c in case.calls]):
         return None
     raw["expected"] = {"cpu": {"outputs": outputs}}
-    return Variant(origin, changes, parse_case(raw, path, "hidden", methods), frozenset().union(*per_call), call)
+    return Variant(origin, changes, parse_case(raw, path, "hidden", methods), frozenset().union(*per_call), call,
+                   tuple(per_call))
+
+
+def _uses(change: Change, raw: dict[str, Any], index: int) -> bool:
+    """Whether ``change`` of a case file reaches its call ``index`` (its arguments, or an object it is given)."""
+    if change.path[0] == "calls":
+        return change.path[1] == index
+    return f"${change.path[1]}" in raw["calls"][index]["args"]
+
+
+def calls_of(problem: Problem, whole: Variant) -> list[Variant]:
+    """A variant of a whole case, split into one variant per call, each with the changes that reach it (a call
+    that none reaches is the original's, and is left out). Each is judged alone, so a mutant that one call runs
+    is judged on that call only."""
+    found, methods = [], {m["name"] for m in problem.methods}
+    raw = {k: v for k, v in whole.case.raw.items() if k not in GENERATED}
+    for index, (output, lines) in enumerate(zip(whole.case.outputs("cpu"), whole.per_call)):
+        changes = [c for c in whole.changes if _uses(c, raw, index)]
+        if not changes:
+            continue
+        single = one_call(raw, index)
+        path = whole.case.path.with_name(f"{whole.case.name}.{index}.json")
+        single["build_sha256"] = checksum(build_objects(parse_case(single, path, "hidden", methods).objects))
+        single["expected"] = {"cpu": {"outputs": [output]}}
+        found.append(Variant(whole.origin, changes, parse_case(single, path, "hidden", methods), lines, index))
+    return found
 
 
 def is_sound(problem: Problem, module: ModuleType, case: Case) -> bool:
@@ -211,16 +239,17 @@ def is_sound(problem: Problem, module: ModuleType, case: Case) -> bool:
     return checked.expected is not None and not checked.errors
 
 
-def variants(problem: Problem, module: ModuleType, per_case: int = PER_CASE) -> list[Variant]:
-    """``per_case`` variants of every case of ``problem`` that build and run (fewer where none could be drawn)."""
+def variants(problem: Problem, covering: Covering, per_case: int = PER_CASE) -> list[Variant]:
+    """``per_case`` variants of every case of ``problem`` that build and run (fewer where none could be drawn),
+    one per call (:func:`calls_of`)."""
     found = []
     for case in problem.cases:
         for k in range(per_case):
             for attempt in range(ATTEMPTS + 1):
                 changes = draw(case, random.Random(f"{case.id}:{k}:{attempt}"), seeds_only=attempt == ATTEMPTS)
-                made = build(problem, module, case, changes, f"{case.visibility}.{case.name}~{k + 1}") if changes else None
+                made = build(problem, covering, case, changes, f"{case.visibility}.{case.name}~{k + 1}") if changes else None
                 if made is not None:
-                    found.append(made)
+                    found += calls_of(problem, made)
                     break
     return found
 
