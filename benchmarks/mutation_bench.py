@@ -26,6 +26,7 @@ def main() -> None:
     args = parser.parse_args()
     from judge.author.mutant_judge import Pool
     from judge.author.mutate import EQUIVALENT, KILLED, SURVIVED, mutate
+    from judge.errors import JudgeError
     from judge.judging.submission import make_plan
     from judge.package.problem import available, find_problem
 
@@ -41,7 +42,11 @@ def main() -> None:
         total_mutants, total_s = 0, 0.0
         for slug in slugs:
             t = time.monotonic()
-            run = mutate(find_problem(slug), pool, args.max)
+            try:
+                run = mutate(find_problem(slug), pool, args.max)
+            except JudgeError as exc:
+                print(f"{slug:26} failed: {exc}", flush=True)
+                continue
             seconds = time.monotonic() - t
             if args.json:
                 args.json.mkdir(parents=True, exist_ok=True)

@@ -5,7 +5,8 @@ This is the one place where mutation testing drives the judge: a mutant's source
 per job slot, started once for the whole run, replaced if it dies), as ``judge grade`` does. The plan is
 :func:`judge.judging.submission.make_plan`'s for the problem's own cases, or :func:`plan_for` for generated
 ones. A mutant is killed by the first case that does not end ``accepted``; judging stops there (the
-``on_case`` hook raises), so a killed mutant costs the cases up to its first failure.
+``on_case`` hook raises), so a killed mutant costs the cases up to its first failure. A kill by a time or memory
+limit counts only when a second judgement gives it too.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from judge.worker.forkserver import Zygote
 
 JOIN_S = 0.2
 """how often the main thread wakes while the slots judge, so Ctrl-C is handled at once"""
+RESOURCES = (Verdict.TIME_LIMIT_EXCEEDED.value, Verdict.MEMORY_LIMIT_EXCEEDED.value)
+RETRIES = 1
 
 
 @dataclass(frozen=True)
@@ -129,11 +132,14 @@ class _Slot(threading.Thread):
         return self.judges[id(plan)][1]
 
     def first_failure(self, plan: Plan, name: str, source: str) -> Kill | None:
-        """The first case ``source`` fails, or None when it passes every case (judged again if the zygote died
-        meanwhile: what its workers did last is not the mutant's doing)."""
-        for _ in range(2):
+        """The first case ``source`` fails, or None when it passes every case. Judged again when the zygote died
+        meanwhile (what its workers did last is not the mutant's doing), and when a time or memory limit
+        stopped it: on a loaded machine the wall-clock limit can stop a sound solution, so such a kill counts
+        only when it recurs."""
+        kill = None
+        for _ in range(RETRIES + 1):
             kill = self._once(self._judge(plan), name, source)
-            if self.zygote is not None and self.zygote.alive:
+            if self.zygote is not None and self.zygote.alive and (kill is None or kill.verdict not in RESOURCES):
                 break
         return kill
 

@@ -82,7 +82,8 @@ class Mutant:
 
     @property
     def change(self) -> str:
-        return f"{self.before} -> {self.after}"
+        """``before -> after``, long expressions cut to the part that differs and a little around it"""
+        return " -> ".join(_differing(self.before, self.after))
 
     def as_json(self) -> dict[str, Any]:
         return {"id": self.id, "operator": self.operator, "line": self.line, "function": self.function,
@@ -324,10 +325,27 @@ def _put(parent: ast.AST, field: str, index: int | None, value: ast.AST) -> None
         getattr(parent, field)[index] = value
 
 
-def _short(text: str, width: int = 90) -> str:
-    line = text.strip().splitlines()[0] if text.strip() else text
-    line = line + " ..." if len(text.strip().splitlines()) > 1 else line
-    return line if len(line) <= width else line[:width - 3] + "..."
+def _first_line(text: str) -> str:
+    """A statement's first line (`` ...`` when it has more): a dropped block is named by its header."""
+    lines = text.strip().splitlines() or [text]
+    return lines[0] + (" ..." if len(lines) > 1 else "")
+
+
+def _differing(before: str, after: str, width: int = 90, context: int = 24) -> tuple[str, str]:
+    if len(before) <= width and len(after) <= width:
+        return before, after
+    start = next((i for i, (a, b) in enumerate(zip(before, after)) if a != b), min(len(before), len(after)))
+    end = 0
+    while end < min(len(before), len(after)) - start and before[-1 - end] == after[-1 - end]:
+        end += 1
+    cut = max(0, start - context)
+
+    def part(text: str) -> str:
+        tail = len(text) - max(0, end - context)
+        shown = ("..." if cut else "") + text[cut:tail] + ("..." if tail < len(text) else "")
+        return shown if len(shown) <= width else shown[:width - 3] + "..."
+
+    return part(before), part(after)
 
 
 def _named_numbers(tree: ast.Module) -> dict[str, float]:
@@ -378,7 +396,7 @@ def mutants(source: str) -> list[Mutant]:
             if mutated in seen:
                 continue
             seen.add(mutated)
-            before, after = _short(ast.unparse(node)), _short(ast.unparse(new))
+            before, after = _first_line(ast.unparse(node)), _first_line(ast.unparse(new))
             key = (function, operator, before, after)
             occurrences[key] = occurrences.get(key, 0) + 1
             digest = hashlib.sha256("\0".join([*key, str(occurrences[key])]).encode()).hexdigest()[:8]

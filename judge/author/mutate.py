@@ -5,15 +5,17 @@ problem's cases, samples then hidden, through warm workers (:mod:`judge.author.m
 submission is. A mutant is
 
 * ``killed`` by the first case it does not pass (any verdict but ``accepted``);
-* ``equivalent`` when the author declared it so, with a reason, in ``[[mutation.equivalent]]`` of problem.toml,
-  or when it passes every case and also every generated input (:mod:`judge.author.variants`: each case with
-  fresh seeds and changed numbers), so no input this problem's cases can express tells it from the reference;
+* ``equivalent`` when it passes every case and also every generated input (:mod:`judge.author.mutant_search`:
+  each case with fresh seeds and changed numbers, and boundary values aimed at it), so no input this problem's
+  cases can express tells it from the reference; the reason is the author's when it is declared, with one, in
+  ``[[mutation.equivalent]]`` of problem.toml (a declared mutant is judged on the same inputs, which may
+  disprove the declaration);
 * ``survived`` when it passes every case but fails a generated input: the cases are too weak there, and the
   generated input, shrunk to the fewest changes that still kill it, is the case to add (``judge gen --kill``);
 * ``error`` when the judge itself failed on it (``internal_error``).
 
 The score is killed / (all - equivalent); ``[mutation] floor`` in problem.toml is the score ``judge verify``
-requires. A declaration that names no mutant, or a mutant a case kills, is stale (reported by ``verify``).
+requires. A declaration that names no mutant, or a mutant a case or a generated input kills, is stale (reported by ``verify``).
 """
 
 from __future__ import annotations
@@ -117,10 +119,12 @@ class Run:
 
 
 def _stale(settings: Settings, made: list[Mutant], outcomes: list[Outcome], path: Any) -> list[str]:
+    """Declarations that name no mutant, or one that a case or a generated input kills."""
     ids = {m.id for m in made}
-    killed = {o.mutant.id: o.kill for o in outcomes if o.status == KILLED}
+    killed = {o.mutant.id: o.kill.case if o.kill else o.witness.described
+              for o in outcomes if o.status == KILLED or o.witness is not None}
     found = [messages.say("mutate_stale_unknown", path=path, id=i) for i in settings.equivalent if i not in ids]
-    return found + [messages.say("mutate_stale_killed", path=path, id=i, case=killed[i].case)
+    return found + [messages.say("mutate_stale_killed", path=path, id=i, case=killed[i])
                     for i in settings.equivalent if i in killed]
 
 
@@ -141,15 +145,10 @@ def mutate(problem: Problem, pool: Pool, most: int | None = None, device: str = 
         raise InternalError("reference_failed", case=failed.case, reason=failed.verdict)
     log(messages.say("mutate_progress", slug=problem.slug, count=len(chosen), step="the cases",
                      seconds=time.monotonic() - started))
-    outcomes, open_ = [], []
-    for mutant, (kill, _) in zip(chosen, judging.on_cases(chosen)):
-        if kill is not None:
-            outcomes.append(Outcome(mutant, ERROR if kill.verdict == "internal_error" else KILLED, kill))
-        elif mutant.id in config.equivalent:
-            outcomes.append(Outcome(mutant, EQUIVALENT, reason=config.equivalent[mutant.id]))
-        else:
-            outcomes.append(Outcome(mutant, SURVIVED))
-            open_.append(outcomes[-1])
+    outcomes = [Outcome(m, SURVIVED) if kill is None else Outcome(m, ERROR if kill.verdict == "internal_error"
+                                                                  else KILLED, kill)
+                for m, (kill, _) in zip(chosen, judging.on_cases(chosen))]
+    open_ = [o for o in outcomes if o.status == SURVIVED]  # declared equivalents too: an input may disprove them
     if open_:
         log(messages.say("mutate_progress", slug=problem.slug, count=len(open_), step="generated inputs",
                          seconds=time.monotonic() - started))
@@ -159,9 +158,10 @@ def mutate(problem: Problem, pool: Pool, most: int | None = None, device: str = 
                 outcome.witness = judging.witness(outcome.mutant, kill)
         rest = [(o, count) for o, (kill, count) in zip(open_, judged) if kill is None]
         for (outcome, count), witness in zip(rest, judging.on_probes([o.mutant for o, _ in rest])):
-            if witness is not None:
-                outcome.witness = witness
-            elif judging.found:  # with no generated input at all, nothing shows it equivalent: it stays a survivor
+            outcome.witness = witness
+            if witness is None and outcome.mutant.id in config.equivalent:
+                outcome.status, outcome.reason = EQUIVALENT, config.equivalent[outcome.mutant.id]
+            elif witness is None and judging.found:  # with no generated input, nothing shows it equivalent
                 outcome.status = EQUIVALENT
                 outcome.reason = messages.say("mutate_no_difference", count=count) if count else messages.say(
                     "mutate_never_run", line=outcome.mutant.line)

@@ -3,7 +3,7 @@
 A *variant* of a case is the case with its random draws and its numbers changed: every ``seed`` in its objects
 is drawn afresh, every float in an object's spec (a std, a bias value, a list of exact weights: one change per
 list) is scaled by a factor in [e^-0.4, e^0.4], and in the calls' literal arguments (rule-engine inputs) every
-float is scaled so and every integer moved by one. What a variant changes is a list of :class:`Change` s, so a
+float is scaled so and every integer moved by one (0 to 1: never below zero). What a variant changes is a list of :class:`Change` s, so a
 variant that kills a mutant can be shrunk to the few changes that matter (:func:`shrink`): the smallest change of
 input an author should add as a case.
 
@@ -111,7 +111,14 @@ def _argument_changes(value: Any, path: Path_, rng: random.Random) -> Iterator[C
     elif type(value) is float:
         yield Change(path, value, _scaled(value, rng))
     elif type(value) is int:
-        yield Change(path, value, value + rng.choice((-1, 1)))
+        yield Change(path, value, _moved(value, rng))
+
+
+def _moved(value: int, rng: random.Random) -> int:
+    """An integer one off, never negative when it was not: 0 and 1 are often flags, counts are never negative."""
+    if value == 0:
+        return 1
+    return value + rng.choice((-1, 1))
 
 
 def draw(case: Case, rng: random.Random, seeds_only: bool = False) -> list[Change]:
