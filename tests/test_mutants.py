@@ -182,3 +182,14 @@ def test_coverage_records_the_lines_each_call_runs(tmp_path):
     assert 9 in long and 10 not in long
     assert covering.runs(9, 9, long) and not covering.runs(9, 9, short)
     assert covering.runs(2, 2, frozenset())  # module level: runs at import, for every case
+
+
+def test_the_readme_table_counts_every_problem_s_mutants():
+    from tests.conftest import REPO
+
+    rows = {}
+    for line in (REPO / "README.md").read_text().splitlines():
+        if line.startswith("| `") and line.count("|") == 6:
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            rows[cells[0].strip("`")] = int(cells[3])
+    assert rows == {slug: len(mutants(find_problem(slug).reference.read_text())) for slug in available()}
