@@ -56,7 +56,8 @@ def main() -> None:
                   f"{run.count(SURVIVED):4} {run.inputs:6} {seconds:8.1f} {len(run.outcomes) / seconds:9.2f}",
                   flush=True)
     print(f"{'total':26} {total_mutants:7} {'':6} {'':5} {'':4} {'':6} {total_s:8.1f} {total_mutants / total_s:9.2f}")
-    print(f"wall time with start-up: {time.monotonic() - started:.1f} s · load average after: {os.getloadavg()[0]:.2f}")
+    print(f"wall time with start-up: {time.monotonic() - started:.1f} s · "
+          f"load average after: {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -9,8 +9,8 @@ import textwrap
 
 import pytest
 
-from judge.author.mutants import mutants, spread
-from judge.author.mutate import settings
+from judge.author.mutants import mutants
+from judge.author.mutate import settings, spread
 from judge.author.variants import Change, applied, draw, shrink
 from judge.errors import BadInput
 from judge.package.problem import available, find_problem

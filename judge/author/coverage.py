@@ -49,8 +49,8 @@ def _span(stmt: ast.stmt) -> tuple[int, int]:
 
 class _Instrument(ast.NodeTransformer):
     def generic_visit(self, node: ast.AST) -> ast.AST:
-        blocks = {f: getattr(node, f) for f in BLOCKS
-                  if isinstance(getattr(node, f, None), list) and getattr(node, f) and isinstance(getattr(node, f)[0], ast.stmt)}
+        blocks = {f: block for f in BLOCKS
+                  if isinstance(block := getattr(node, f, None), list) and block and isinstance(block[0], ast.stmt)}
         spans = {f: [_span(stmt) for stmt in block] for f, block in blocks.items()}  # before the blocks inside change
         super().generic_visit(node)
         for field, block in blocks.items():

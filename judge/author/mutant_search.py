@@ -99,16 +99,19 @@ class Search:
     def _make(self) -> None:
         found = variants(self.problem, self.covering)
         while found:  # the reference must pass its own generated inputs in the worker, as it passes the cases
-            self.inputs = plan_for(self.problem, [v.case for v in found], [self.limits[v.origin.id] for v in found])
+            self.inputs = self._plan(found)
             failed = self.reference_fails(self.inputs)
             if failed is None:
                 break
             found = [v for v in found if v.case.id != failed.case]
         self.found = found
 
+    def _plan(self, found: list[Variant]) -> Plan:
+        return plan_for(self.problem, [v.case for v in found], [self.limits[v.origin.id] for v in found])
+
     def _drop(self, case_id: str) -> None:
         self.found = [v for v in self.found if v.case.id != case_id]
-        self.inputs = plan_for(self.problem, [v.case for v in self.found], [self.limits[v.origin.id] for v in self.found])
+        self.inputs = self._plan(self.found)
 
     def on_inputs(self, chosen: list[Mutant]) -> list[tuple[Kill | None, int]]:
         """Each mutant judged on the generated inputs that run it; a kill counts only on a sound input (one that
@@ -142,8 +145,7 @@ class Search:
         todo = {m.id: (m, self._probes(m)) for m in chosen}
         while todo:
             asked = [(m, made) for m, made in todo.values() if made]
-            items = [(plan_for(self.problem, [v.case for v in made], [self.limits[v.origin.id] for v in made]),
-                      m.id, m.source) for m, made in asked]
+            items = [(self._plan(made), m.id, m.source) for m, made in asked]
             todo = {}
             for (mutant, made), kill in zip(asked, self.pool.first_failures(items)):
                 variant = next((v for v in made if v.case.id == kill.case), None) if kill else None

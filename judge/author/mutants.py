@@ -1,32 +1,26 @@
 """One-mistake mutants of a reference solution, made from its syntax tree (:mod:`ast`).
 
-Every mutant changes one node of the reference and is the whole module again (``ast.unparse``), so it is judged
-as a submission is: a file that defines ``Solution``. The operators are the mistakes a learner makes in a
-diagnostics solution:
+Every mutant changes one node of the reference and is the whole module again (``ast.unparse``), judged as a
+submission is: a file that defines ``Solution``. The operators are the mistakes a learner makes here:
 
-* ``compare``: ``<`` and ``<=``, ``>`` and ``>=`` exchanged, and each flipped (``<`` and ``>``); ``==`` and
-  ``!=``, ``is`` and ``is not``, ``in`` and ``not in``;
-* ``boolean``: ``and`` and ``or``; ``not x`` becomes ``x``;
-* ``call``: ``any`` and ``all``, ``min`` and ``max`` (``amin``/``amax``, ``argmin``/``argmax``), ``sum`` and
-  ``mean`` where both exist (tensor methods, ``torch.sum``);
-* ``constant``: a number ``v`` becomes ``v + 1``, ``v - 1``, ``10 * v`` and ``0``; ``True`` and ``False`` are
-  exchanged. ``round``'s ``ndigits`` only loses a decimal or all of them: the judge accepts unrounded answers, so
-  more decimals is the same answer by the comparison rule;
-* ``index``: ``[-1]`` and ``[0]`` exchanged, any other literal index and every literal slice bound one off;
-* ``drop``: a statement replaced by ``pass`` (``drop-branch`` when it is an ``if`` that returns); the only
-  statement of a block is not dropped, except an ``if`` (an ``elif``), since dropping the enclosing statement
-  covers it, and a ``with`` is not (its statements are, one by one);
-* ``swap``: two neighbouring positional arguments of a call exchanged;
-* ``arithmetic``: ``+`` and ``-``, ``*`` and ``/``, ``//`` to ``/``, ``**`` to ``*``; ``-x`` becomes ``x``;
-* ``dim``: a ``dim`` (or the first positional argument of a reduction) moved among 0, 1 and -1; ``reduce``:
-  the ``dim`` of a reduction dropped (it reduces over every element), or ``keepdim=True`` added; ``keepdim``:
-  its value flipped;
+* ``compare``: ``<``/``<=`` and ``>``/``>=`` exchanged, each flipped (``<``/``>``); ``==``/``!=``, ``is``/``is not``,
+  ``in``/``not in``; ``boolean``: ``and``/``or``, ``not x`` to ``x``;
+* ``call``: ``any``/``all``, ``min``/``max`` (``amin``/``amax``, ``argmin``/``argmax``), ``sum``/``mean`` where both
+  exist (tensor methods, ``torch.sum``); ``swap``: two neighbouring positional arguments exchanged;
+* ``constant``: a number ``v`` to ``v + 1``, ``v - 1``, ``10 * v`` and ``0``; ``True``/``False``. ``round``'s
+  ``ndigits`` only loses decimals: the judge accepts unrounded answers, so more decimals is the same answer;
+* ``index``: ``[-1]``/``[0]`` exchanged, any other literal index and every literal slice bound one off;
+* ``drop``: a statement replaced by ``pass`` (``drop-branch``: an ``if`` that returns); not the only statement of
+  a block, unless an ``if`` (an ``elif``): dropping the enclosing statement covers it; not a ``with``;
+* ``arithmetic``: ``+``/``-``, ``*``/``/``, ``//`` to ``/``, ``**`` to ``*``; ``-x`` to ``x``;
+* ``dim``: a ``dim`` (or a reduction's first positional argument) moved among 0, 1 and -1; ``reduce``: a
+  reduction's ``dim`` dropped, or ``keepdim=True`` added; ``keepdim``: its value flipped;
 * ``correction``: ``unbiased`` or ``correction`` flipped, or ``correction=0`` added to a ``std``/``var``.
 
-Neither annotations, docstrings, imports and decorators nor the author-side ``Solution._boundaries`` (which only
-``judge gen`` calls) are mutated. A mutant whose source equals the reference's, or an earlier mutant's, is left
-out. Each mutant's id hashes its function, operator and change (and how many identical changes precede it), so
-ids survive edits elsewhere in the file: an author declares equivalent mutants by id.
+Annotations, docstrings, imports, decorators and the author-side ``Solution._boundaries`` (only ``judge gen``
+calls it) are never mutated. A mutant whose source equals the reference's, or an earlier mutant's, is left out.
+Each mutant's id hashes its function, operator and change (and how many identical changes precede it), so ids
+survive edits elsewhere in the file: an author declares equivalent mutants by id.
 """
 
 from __future__ import annotations
@@ -98,12 +92,16 @@ Replacement = tuple[str, ast.AST]
 
 def _literal_int(node: ast.AST) -> int | None:
     """The value of ``3`` or ``-1``, else None (bools are not indices)."""
+    value = _literal_number(node)
+    return value if type(value) is int else None
+
+
+def _literal_number(node: ast.AST) -> int | float | None:
+    """The value of a number literal (``3``, ``-0.5``), else None."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _literal_int(node.operand)
+        inner = _literal_number(node.operand)
         return None if inner is None else -inner
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return node.value
-    return None
+    return node.value if isinstance(node, ast.Constant) and type(node.value) in (int, float) else None
 
 
 def _number(value: int | float) -> ast.expr:
@@ -185,7 +183,8 @@ def _call(node: ast.Call) -> Iterator[Replacement]:
         yield "call", _with(node, func=_with(func, attr=METHOD_SWAPS[name]))
     for i in range(len(node.args) - 1):
         first, second = node.args[i], node.args[i + 1]
-        if not isinstance(first, ast.Starred) and not isinstance(second, ast.Starred) and ast.dump(first) != ast.dump(second):
+        starred = isinstance(first, ast.Starred) or isinstance(second, ast.Starred)
+        if not starred and ast.dump(first) != ast.dump(second):
             yield "swap", _with(node, args=[*node.args[:i], second, first, *node.args[i + 2:]])
     yield from _dims(node)
     if name in SPREADS and _keyword(node, "unbiased") is None and _keyword(node, "correction") is None:
@@ -359,15 +358,6 @@ def _named_numbers(tree: ast.Module) -> dict[str, float]:
     return found
 
 
-def _literal_number(node: ast.AST) -> float | None:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _literal_number(node.operand)
-        return None if inner is None else -inner
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        return node.value
-    return None
-
-
 def boundary_values(node: ast.AST, new: ast.AST, names: dict[str, float]) -> tuple[float, ...]:
     """Where an input tells ``new`` from ``node``: between a constant's two values, or at a threshold a
     comparison compares with (a tie, for ``>`` against ``>=``)."""
@@ -404,10 +394,3 @@ def mutants(source: str) -> list[Mutant]:
             made.append(Mutant(digest, operator, line, getattr(node, "end_lineno", None) or line, function, before,
                                after, mutated, boundary_values(node, new, names)))
     return made
-
-
-def spread(found: list[Mutant], most: int | None) -> list[Mutant]:
-    """At most ``most`` mutants, evenly spread over the file (all of them when ``most`` is None)."""
-    if most is None or most >= len(found):
-        return found
-    return [found[i * len(found) // most] for i in range(most)]

@@ -15,14 +15,14 @@ submission is. A mutant is
 * ``error`` when the judge itself failed on it (``internal_error``).
 
 The score is killed / (all - equivalent); ``[mutation] floor`` in problem.toml is the score ``judge verify``
-requires. A declaration that names no mutant, or a mutant a case or a generated input kills, is stale (reported by ``verify``).
+requires. A declaration that names no mutant, or a mutant a case or a generated input kills, is stale
+(reported by ``verify``).
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any, Callable
 
 import torch
@@ -30,7 +30,7 @@ import torch
 from judge import messages
 from judge.author.mutant_judge import Kill, Pool
 from judge.author.mutant_search import Search, Witness
-from judge.author.mutants import Mutant, mutants, spread
+from judge.author.mutants import Mutant, mutants
 from judge.errors import BadInput, InternalError
 from judge.package.problem import Problem
 
@@ -116,6 +116,13 @@ class Run:
                 **{status: self.count(status) for status in STATUSES}, "score": round(self.score, 4),
                 "floor": self.settings.floor, "generated_inputs": self.inputs, "seconds": round(self.seconds, 1),
                 "stale_declarations": self.stale, "outcomes": [o.as_json() for o in self.outcomes]}
+
+
+def spread(found: list[Mutant], most: int | None) -> list[Mutant]:
+    """At most ``most`` mutants, evenly spread over the file (all of them when ``most`` is None)."""
+    if most is None or most >= len(found):
+        return found
+    return [found[i * len(found) // most] for i in range(most)]
 
 
 def _stale(settings: Settings, made: list[Mutant], outcomes: list[Outcome], path: Any) -> list[str]:

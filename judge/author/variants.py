@@ -3,9 +3,9 @@
 A *variant* of a case is the case with its random draws and its numbers changed: every ``seed`` in its objects
 is drawn afresh, every float in an object's spec (a std, a bias value, a list of exact weights: one change per
 list) is scaled by a factor in [e^-0.4, e^0.4], and in the calls' literal arguments (rule-engine inputs) every
-float is scaled so and every integer moved by one (0 to 1: never below zero). What a variant changes is a list of :class:`Change` s, so a
-variant that kills a mutant can be shrunk to the few changes that matter (:func:`shrink`): the smallest change of
-input an author should add as a case.
+float is scaled so and every integer moved by one (0 to 1: never below zero). What a variant changes is a
+list of :class:`Change` s, so a variant that kills a mutant can be shrunk to the few changes that matter
+(:func:`shrink`): the smallest change of input an author should add as a case.
 
 A variant is kept when it validates and the reference runs on it (its outputs are the expected values, and the
 lines it executes are recorded, :mod:`judge.author.coverage`); else it is drawn again (``ATTEMPTS`` times), then
@@ -147,14 +147,14 @@ def probes(case: Case, index: int, values: tuple[float, ...]) -> list[Change]:
     """Single changes that set one number of call ``index``'s literal arguments to one of ``values`` (an integer
     only to an integer): boundary inputs aimed at one mutant (:func:`judge.author.mutants.boundary_values`)."""
     found = []
-    for i, call in [(index, case.raw["calls"][index])]:
-        for j, arg in enumerate(call["args"]):
-            if not (isinstance(arg, str) and arg.startswith("$")):
-                for path, before in _numeric_arguments(arg, ("calls", i, "args", j)):
-                    for value in values:
-                        new = float(value) if type(before) is float else int(value) if float(value).is_integer() else None
-                        if new is not None and new != before:
-                            found.append(Change(path, before, new))
+    for j, arg in enumerate(case.raw["calls"][index]["args"]):
+        if isinstance(arg, str) and arg.startswith("$"):
+            continue
+        for path, before in _numeric_arguments(arg, ("calls", index, "args", j)):
+            for value in values:
+                if type(before) is float or float(value).is_integer():
+                    new = type(before)(value)
+                    found += [Change(path, before, new)] if new != before else []
     return found
 
 
@@ -254,7 +254,8 @@ def variants(problem: Problem, covering: Covering, per_case: int = PER_CASE) -> 
         for k in range(per_case):
             for attempt in range(ATTEMPTS + 1):
                 changes = draw(case, random.Random(f"{case.id}:{k}:{attempt}"), seeds_only=attempt == ATTEMPTS)
-                made = build(problem, covering, case, changes, f"{case.visibility}.{case.name}~{k + 1}") if changes else None
+                name = f"{case.visibility}.{case.name}~{k + 1}"
+                made = build(problem, covering, case, changes, name) if changes else None
                 if made is not None:
                     found += calls_of(problem, made)
                     break
