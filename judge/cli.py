@@ -246,7 +246,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
         raise BadInput("bad_jobs", value=args.jobs)
     log = (lambda line: print(line, file=sys.stderr)) if args.format == "text" else (lambda _: None)
     with Pool(args.jobs) as pool:
-        run = mutate(problem, pool, args.max, log=log)
+        run = mutate(problem, pool, args.max, log=log, recheck=args.recheck)
     if args.format == "json":
         print(json.dumps(run.as_json(), indent=1))
     else:
@@ -365,6 +365,8 @@ def parser() -> argparse.ArgumentParser:
     made["mutate"].add_argument("--max", type=int, help="judge at most this many mutants, spread over the reference")
     made["mutate"].add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     made["mutate"].add_argument("--jobs", type=int, help="mutants judged at once (default: one per core)")
+    made["mutate"].add_argument("--recheck", action="store_true",
+                                help="judge the declared equivalent mutants on the generated inputs too")
     _add_grading_options(made["grade"], made["merge"])
     return top
 

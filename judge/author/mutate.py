@@ -7,9 +7,9 @@ submission is. A mutant is
 * ``killed`` by the first case it does not pass (any verdict but ``accepted``);
 * ``equivalent`` when it passes every case and also every generated input (:mod:`judge.author.mutant_search`:
   each case with fresh seeds and changed numbers, and boundary values aimed at it), so no input this problem's
-  cases can express tells it from the reference; the reason is the author's when it is declared, with one, in
-  ``[[mutation.equivalent]]`` of problem.toml (a declared mutant is judged on the same inputs, which may
-  disprove the declaration);
+  cases can express tells it from the reference; or when the author declared it so, with a reason, in
+  ``[[mutation.equivalent]]`` of problem.toml (``judge mutate --recheck`` judges those on the same inputs,
+  which may disprove a declaration);
 * ``survived`` when it passes every case but fails a generated input: the cases are too weak there, and the
   generated input, shrunk to the fewest changes that still kill it, is the case to add (``judge gen --kill``);
 * ``error`` when the judge itself failed on it (``internal_error``).
@@ -136,9 +136,10 @@ def _stale(settings: Settings, made: list[Mutant], outcomes: list[Outcome], path
 
 
 def mutate(problem: Problem, pool: Pool, most: int | None = None, device: str = "cpu",
-           log: Log = lambda _: None, only: str | None = None) -> Run:
+           log: Log = lambda _: None, only: str | None = None, recheck: bool = False) -> Run:
     """Judge the mutants of ``problem``'s reference (at most ``most`` of them, spread over the file; or the one
-    whose id is ``only``)."""
+    whose id is ``only``). A declared equivalent that passes the cases is taken at its author's word, unless
+    ``recheck``: then it is judged on the generated inputs too, which may disprove the declaration."""
     started = time.monotonic()
     torch.set_num_threads(1)  # as judge gen: the reference runs here beside the slots' workers
     config = settings(problem)
@@ -155,7 +156,10 @@ def mutate(problem: Problem, pool: Pool, most: int | None = None, device: str = 
     outcomes = [Outcome(m, SURVIVED) if kill is None else Outcome(m, ERROR if kill.verdict == "internal_error"
                                                                   else KILLED, kill)
                 for m, (kill, _) in zip(chosen, judging.on_cases(chosen))]
-    open_ = [o for o in outcomes if o.status == SURVIVED]  # declared equivalents too: an input may disprove them
+    for outcome in outcomes:
+        if outcome.status == SURVIVED and outcome.mutant.id in config.equivalent and not recheck:
+            outcome.status, outcome.reason = EQUIVALENT, config.equivalent[outcome.mutant.id]
+    open_ = [o for o in outcomes if o.status == SURVIVED]
     if open_:
         log(messages.say("mutate_progress", slug=problem.slug, count=len(open_), step="generated inputs",
                          seconds=time.monotonic() - started))
