@@ -27,6 +27,7 @@ def _mutate(root=None, slug: str = SLUG) -> tuple[int, dict]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)
 def test_one_problem_scores_every_mutant_end_to_end():
     code, run = _mutate()
     problem = find_problem(SLUG)
@@ -46,6 +47,7 @@ def test_one_problem_scores_every_mutant_end_to_end():
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # mutate, verify (declared submissions and mutants), gen --kill, gen, mutate again
 def test_a_weakened_case_set_is_caught(tmp_path):
     root = tmp_path / "copy"
     shutil.copytree(REPO / "problems" / SLUG, root / "problems" / SLUG)
