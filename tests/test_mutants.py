@@ -111,7 +111,7 @@ def test_every_reference_has_mutants_and_valid_settings(slug):
     problem = find_problem(slug)
     made = mutants(problem.reference.read_text())
     assert len(made) >= 30
-    assert settings(problem).floor == 1.0
+    assert settings(problem).floor in (1.0, None)  # None: not yet measured (README: "not measured")
     assert set(settings(problem).equivalent) <= {m.id for m in made}
 
 
