@@ -196,6 +196,12 @@ def cmd_gen(args: argparse.Namespace) -> int:
 
     problem = find_problem(args.slug)
     _require_device(args.device)
+    if args.kill:
+        from judge.author.mutant_judge import Pool
+        from judge.author.propose import kill
+
+        with Pool() as pool:
+            return EXIT_OK if kill(problem, args.kill, pool, dry_run=args.dry_run) else EXIT_NOT_ACCEPTED
     rejected = generate(problem, dry_run=args.dry_run, log=print, device=args.device)
     return EXIT_NOT_ACCEPTED if rejected else EXIT_OK
 
@@ -209,8 +215,30 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if slug not in known:
             raise BadInput("unknown_problem", slug=slug, known=", ".join(known))
     _require_device(args.device)
-    passed = verify(args.slugs, declared=not args.no_submissions, log=print, device=args.device, warnings=args.warnings)
+    passed = verify(args.slugs, declared=not args.no_submissions, log=print, device=args.device,
+                    mutation=not args.no_mutation, warnings=args.warnings)
     return EXIT_OK if passed else EXIT_NOT_ACCEPTED
+
+
+def cmd_mutate(args: argparse.Namespace) -> int:
+    import json
+
+    from judge.author.mutant_judge import Pool
+    from judge.author.mutate import mutate, render_text
+
+    problem = find_problem(args.slug)
+    if args.max is not None and args.max < 1:
+        raise BadInput("bad_max", value=args.max)
+    if args.jobs is not None and args.jobs < 1:
+        raise BadInput("bad_jobs", value=args.jobs)
+    log = (lambda line: print(line, file=sys.stderr)) if args.format == "text" else (lambda _: None)
+    with Pool(args.jobs) as pool:
+        run = mutate(problem, pool, args.max, log=log, recheck=args.recheck)
+    if args.format == "json":
+        print(json.dumps(run.as_json(), indent=1))
+    else:
+        sys.stdout.write(render_text(run, problem.reference))
+    return EXIT_NOT_ACCEPTED if run.below_floor else EXIT_OK
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -279,6 +307,7 @@ def parser() -> argparse.ArgumentParser:
         ("new", cmd_new, "author: start a new problem package (and its reference stub) from a skeleton"),
         ("gen", cmd_gen, "author: compute expected values with the reference and reject fragile cases"),
         ("verify", cmd_verify, "author: check problem packages and judge their declared submissions"),
+        ("mutate", cmd_mutate, "author: judge one-mistake mutants of the reference against the cases: which survive"),
         ("grade", cmd_grade, "instructor: judge a folder of submissions in parallel, with per-student and class reports"),
         ("merge", cmd_merge, "instructor: combine the outputs of 'judge grade --shard' runs into one class summary"),
         ("doctor", cmd_doctor, "show the version, devices, problem folders, data folders and security level in use"),
@@ -311,14 +340,25 @@ def parser() -> argparse.ArgumentParser:
     made["new"].add_argument("slug", help="the new problem's name: lowercase words joined by hyphens")
     made["gen"].add_argument("slug")
     made["gen"].add_argument("--dry-run", action="store_true", help="check and report, write nothing")
+    made["gen"].add_argument("--kill", metavar="MUTANT", help="add the hidden case that kills this surviving mutant "
+                                                              "(an id from 'judge mutate')")
     made["gen"].add_argument("--device", choices=("cpu", "cuda"), default="cpu",
                              help="compute the expectations of this device (cuda: float32 on the GPU, TF32 off)")
     made["verify"].add_argument("slugs", nargs="*", help="problems to verify (default: all)")
-    made["verify"].add_argument("--no-submissions", action="store_true", help="skip judging declared submissions")
+    made["verify"].add_argument("--no-submissions", action="store_true",
+                                help="skip judging declared submissions (and mutants)")
+    made["verify"].add_argument("--no-mutation", action="store_true",
+                                help="skip judging the reference's mutants (the mutation score and its floor)")
     made["verify"].add_argument("--warnings", action="store_true",
                                 help="also list the author warnings (without it they are only counted)")
     made["verify"].add_argument("--device", choices=("cpu", "cuda"), default="cpu",
                                 help="judge the declared submissions on this device (cuda: against the CUDA expectations)")
+    made["mutate"].add_argument("slug", help="the problem, e.g. dead-relu-detector")
+    made["mutate"].add_argument("--max", type=int, help="judge at most this many mutants, spread over the reference")
+    made["mutate"].add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    made["mutate"].add_argument("--jobs", type=int, help="mutants judged at once (default: one per core)")
+    made["mutate"].add_argument("--recheck", action="store_true",
+                                help="judge the declared equivalent mutants on the generated inputs too")
     _add_grading_options(made["grade"], made["merge"])
     return top
 

@@ -305,6 +305,11 @@ def _checked_on_cpu(problem: Problem, module: ModuleType, log: Log) -> dict[str,
             for case in problem.cases for m in [measured[case.id]]}
 
 
+def record_case(case: Case, checked: Checked) -> None:
+    """Write a new case file with the CPU expected values of :func:`check_case`, as :func:`generate` would."""
+    save_case(case, _record(case, checked, "cpu"))
+
+
 def generate(problem: Problem, dry_run: bool = False, log: Log = print, device: str = "cpu") -> list[tuple[str, str]]:
     """Write ``build_sha256`` and ``expected.<device>`` into every sound case; return the rejected ones."""
     torch.set_num_threads(1)

@@ -27,6 +27,7 @@ from judge import messages
 from judge.author.fragility import ERROR
 from judge.author.generate import check_case, differing_leaves, same_outputs
 from judge.author.leaks import find_leaks
+from judge.author.mutation_check import MutationCheck
 from judge.author.reference import load_mistakes, load_reference, mistake_paths
 from judge.errors import JudgeError
 from judge.judging.calibrate import reference_times
@@ -219,7 +220,8 @@ def _check_declared(problem: Problem, workers: Workers, tally: Tally, device: st
             _near_limits(declared.path, report, tally)
 
 
-def _verify_one(slug: str, declared: bool, workers: Workers, log: Log, device: str, warnings: bool) -> Tally:
+def _verify_one(slug: str, declared: bool, workers: Workers, log: Log, device: str, warnings: bool,
+                mutation: MutationCheck | None = None) -> Tally:
     log(messages.say("verify_start", slug=slug))
     tally = Tally(log, warnings)
     try:
@@ -229,6 +231,7 @@ def _verify_one(slug: str, declared: bool, workers: Workers, log: Log, device: s
         tally.error(str(exc))
         return tally
     steps = [_check_package, _check_cases] + ([lambda p, t: _check_declared(p, workers, t, device)] if declared else [])
+    steps += [mutation] if mutation is not None else []
     for step in steps:
         try:
             step(problem, tally)
@@ -244,22 +247,26 @@ def _result(tally: Tally) -> str:
 
 
 def verify(slugs: list[str] | None = None, declared: bool = True, log: Log = print, device: str = "cpu",
-           warnings: bool = False) -> bool:
+           warnings: bool = False, mutation: bool = True) -> bool:
     """Check every problem named (default: every one found) and log every error, and every warning when
     ``warnings``; True when none is an error.
 
     Declared submissions are judged on ``device`` against that device's expectations (the CPU ones where a case
-    has none, as ``judge submit`` does)."""
+    has none, as ``judge submit`` does); then, unless ``mutation`` is off, the reference's mutants are
+    (:mod:`judge.author.mutation_check`). Without ``declared`` nothing is judged, mutants neither."""
     chosen = slugs or available()
     failed, errors, warned = 0, 0, 0
     workers = Workers()
+    mutants = MutationCheck(device) if declared and mutation else None
     try:
         for slug in chosen:
-            tally = _verify_one(slug, declared, workers, log, device, warnings)
+            tally = _verify_one(slug, declared, workers, log, device, warnings, mutants)
             log(messages.say("verify_result", slug=slug, result=_result(tally)))
             failed, errors, warned = failed + bool(tally.errors), errors + tally.errors, warned + tally.warnings
     finally:
         workers.close()
+        if mutants is not None:
+            mutants.close()
     log(messages.say("verify_summary", problems=len(chosen), failed=failed, errors=errors, warnings=warned))
     if failed:
         log(messages.say("verify_explain_failed"))

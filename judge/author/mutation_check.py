@@ -1,0 +1,45 @@
+"""``judge verify``'s mutation step: each problem's mutation score, and an error under its floor.
+
+One :class:`judge.author.mutant_judge.Pool` (a zygote per core) serves every problem of a verify run. For each
+problem it prints the score, every survivor with the smallest input change that kills it (and the
+``judge gen --kill`` command that adds it), and reports as errors a score under ``[mutation] floor`` and every
+stale equivalence declaration; a mutant the judge failed on is a warning.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judge import messages
+from judge.author.mutant_judge import Pool
+from judge.author.mutate import ERROR, SURVIVED, mutate, render_text
+
+
+class MutationCheck:
+    def __init__(self, device: str = "cpu"):
+        self.device = device
+        self.pool: Pool | None = None
+
+    def __call__(self, problem: Any, tally: Any) -> None:
+        """Run the mutants of ``problem`` and report to ``tally`` (``log``, ``error``, ``warning``)."""
+        if self.pool is None:
+            self.pool = Pool(device=self.device)
+        run = mutate(problem, self.pool, device=self.device)
+        for line in render_text(run, problem.reference, listed=(SURVIVED,)).splitlines()[1:-1]:
+            if line not in run.stale:
+                tally.log(line)
+        for outcome in run.outcomes:
+            if outcome.status == ERROR:
+                tally.warning(messages.say("mutate_line", status=ERROR, id=outcome.mutant.id, line=outcome.mutant.line,
+                                           function=outcome.mutant.function, change=outcome.mutant.change))
+        for stale in run.stale:
+            tally.error(stale)
+        tally.log(render_text(run, problem.reference, listed=()).splitlines()[-1])
+        if run.below_floor:
+            tally.error(messages.say("mutate_below_floor", path=problem.root / "problem.toml", score=run.score,
+                                     floor=run.settings.floor))
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None

@@ -1,0 +1,279 @@
+"""A second set of inputs, generated from the problem's own cases, to tell equivalent mutants from weak cases.
+
+A *variant* of a case is the case with its random draws and its numbers changed: every ``seed`` in its objects
+is drawn afresh, every float in an object's spec (a std, a bias value, a list of exact weights: one change per
+list) is scaled by a factor in [e^-0.4, e^0.4], and in the calls' literal arguments (rule-engine inputs) every
+float is scaled so and every integer moved by one (0 to 1: never below zero). What a variant changes is a
+list of :class:`Change` s, so a variant that kills a mutant can be shrunk to the few changes that matter
+(:func:`shrink`): the smallest change of input an author should add as a case.
+
+A variant is kept when it validates and the reference runs on it (its outputs are the expected values, and the
+lines it executes are recorded, :mod:`judge.author.coverage`); else it is drawn again (``ATTEMPTS`` times), then
+with its seeds changed only. Before a variant's kill counts it must also be *sound*: pass every fragility check
+of ``judge gen`` (:func:`judge.author.generate.check_case`), which costs several runs of the reference and so is
+paid only for the variants that kill. Every draw is seeded by the case's id, so a mutation run is reproducible.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Callable, Iterator
+
+from judge.author import fragility
+from judge.author.coverage import Covering
+from judge.author.generate import check_case
+from judge.package.build import build_objects, checksum
+from judge.package.cases import Case, parse_case
+from judge.package.problem import Problem
+
+PER_CASE = 2
+"""variants drawn per case"""
+SCALE = 0.4
+"""floats are scaled by exp(uniform(-SCALE, SCALE))"""
+ATTEMPTS = 3
+SEED_RANGE = (1, 99_999)
+GENERATED = ("build_sha256", "expected", "mistakes", "translations")
+"""what a case file holds that a variant does not inherit (``judge gen`` writes the first three anew)"""
+
+Path_ = tuple[Any, ...]
+"""keys and indices from the top of a case file to one value"""
+
+
+@dataclass(frozen=True)
+class Change:
+    path: Path_
+    before: Any
+    after: Any
+
+    @property
+    def where(self) -> str:
+        """``objects.model.seed``, ``calls[2].args[0][1]``"""
+        text = ""
+        for key in self.path:
+            text += f"[{key}]" if isinstance(key, int) else (f".{key}" if text else str(key))
+        return text
+
+    def __str__(self) -> str:
+        return f"{self.where}: {_show(self.before)} -> {_show(self.after)}"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_show, value)) + "]"
+    return repr(value)
+
+
+def _scaled(value: Any, rng: random.Random) -> Any:
+    """A number scaled (floats only: integers in an object's spec are sizes, indices or integer data)."""
+    if type(value) is float:
+        return round(value * math.exp(rng.uniform(-SCALE, SCALE)), 6)
+    if isinstance(value, list):
+        return [_scaled(v, rng) for v in value]
+    return value
+
+
+def _numeric_list(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(
+        type(v) in (int, float) or _numeric_list(v) for v in value)
+
+
+def _object_changes(value: Any, path: Path_, rng: random.Random, seeds_only: bool) -> Iterator[Change]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "seed" and type(item) is int:
+                yield Change((*path, key), item, rng.randint(*SEED_RANGE))
+            else:
+                yield from _object_changes(item, (*path, key), rng, seeds_only)
+    elif isinstance(value, list):
+        if _numeric_list(value):
+            if not seeds_only:
+                yield Change(path, value, _scaled(value, rng))
+        else:
+            for index, item in enumerate(value):
+                yield from _object_changes(item, (*path, index), rng, seeds_only)
+    elif type(value) is float and not seeds_only:
+        yield Change(path, value, _scaled(value, rng))
+
+
+def _argument_changes(value: Any, path: Path_, rng: random.Random) -> Iterator[Change]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _argument_changes(item, (*path, key), rng)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _argument_changes(item, (*path, index), rng)
+    elif type(value) is float:
+        yield Change(path, value, _scaled(value, rng))
+    elif type(value) is int:
+        yield Change(path, value, _moved(value, rng))
+
+
+def _moved(value: int, rng: random.Random) -> int:
+    """An integer one off, never negative when it was not: 0 and 1 are often flags, counts are never negative."""
+    if value == 0:
+        return 1
+    return value + rng.choice((-1, 1))
+
+
+def draw(case: Case, rng: random.Random, seeds_only: bool = False) -> list[Change]:
+    """Random changes of ``case``: its seeds, and (unless ``seeds_only``) its numbers."""
+    changes = list(_object_changes(case.raw.get("objects", {}), ("objects",), rng, seeds_only))
+    if not seeds_only:
+        for i, call in enumerate(case.raw["calls"]):
+            for j, arg in enumerate(call["args"]):
+                if not (isinstance(arg, str) and arg.startswith("$")):
+                    changes += _argument_changes(arg, ("calls", i, "args", j), rng)
+    return [c for c in changes if c.after != c.before]
+
+
+def _numeric_arguments(value: Any, path: Path_) -> Iterator[tuple[Path_, Any]]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _numeric_arguments(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _numeric_arguments(item, (*path, index))
+    elif type(value) in (int, float):
+        yield path, value
+
+
+def probes(case: Case, index: int, values: tuple[float, ...]) -> list[Change]:
+    """Single changes that set one number of call ``index``'s literal arguments to one of ``values`` (an integer
+    only to an integer): boundary inputs aimed at one mutant (:func:`judge.author.mutants.boundary_values`)."""
+    found = []
+    for j, arg in enumerate(case.raw["calls"][index]["args"]):
+        if isinstance(arg, str) and arg.startswith("$"):
+            continue
+        for path, before in _numeric_arguments(arg, ("calls", index, "args", j)):
+            for value in values:
+                if type(before) is float or float(value).is_integer():
+                    new = type(before)(value)
+                    found += [Change(path, before, new)] if new != before else []
+    return found
+
+
+def applied(raw: dict[str, Any], changes: list[Change]) -> dict[str, Any]:
+    """The case file ``raw`` with ``changes`` made and nothing ``judge gen`` writes."""
+    new = copy.deepcopy({k: v for k, v in raw.items() if k not in GENERATED})
+    for change in changes:
+        target = new
+        for key in change.path[:-1]:
+            target = target[key]
+        target[change.path[-1]] = copy.deepcopy(change.after)
+    return new
+
+
+@dataclass(frozen=True)
+class Variant:
+    origin: Case
+    changes: list[Change]
+    case: Case
+    """the changed case, with the reference's CPU expectations"""
+    lines: frozenset[int]
+    """the lines of the reference its calls execute"""
+    call: int | None = None
+    """when it keeps only one call of ``origin``: that call's index there"""
+    per_call: tuple[frozenset[int], ...] = ()
+    """the lines each of its calls executes"""
+
+
+def one_call(raw: dict[str, Any], index: int) -> dict[str, Any]:
+    """The case file ``raw`` with only its call ``index``, and only the objects that call uses."""
+    call = raw["calls"][index]
+    used = {a[1:] for a in call["args"] if isinstance(a, str) and a.startswith("$")}
+    new = {**raw, "calls": [call], "objects": {k: v for k, v in raw.get("objects", {}).items() if k in used}}
+    if "permute" in raw:
+        new["permute"] = [name for name in raw["permute"] if name in used]
+    return new
+
+
+def build(problem: Problem, covering: Covering, origin: Case, changes: list[Change], name: str,
+          call: int | None = None) -> Variant | None:
+    """``origin`` with ``changes`` (and only its call ``call``, when given), carrying the reference's outputs as
+    its expected values, or None when it does not validate, build or run. Not yet checked for fragility: see
+    :func:`is_sound`."""
+    raw = applied(origin.raw, changes)
+    raw = raw if call is None else one_call(raw, call)
+    path, methods = origin.path.with_name(f"{name}.json"), {m["name"] for m in problem.methods}
+    try:
+        case = parse_case(raw, path, "hidden", methods)
+        raw["build_sha256"] = checksum(build_objects(case.objects))
+        outputs, per_call = covering.run(parse_case(raw, path, "hidden", methods))
+    except Exception:  # noqa: BLE001 -- a spec the kinds refuse, cannot build (a negative std) or the reference refuses
+        return None
+    if fragility.bad_outputs(case.id, outputs, [c["method"] for c in case.calls]):
+        return None
+    raw["expected"] = {"cpu": {"outputs": outputs}}
+    return Variant(origin, changes, parse_case(raw, path, "hidden", methods), frozenset().union(*per_call), call,
+                   tuple(per_call))
+
+
+def _uses(change: Change, raw: dict[str, Any], index: int) -> bool:
+    """Whether ``change`` of a case file reaches its call ``index`` (its arguments, or an object it is given)."""
+    if change.path[0] == "calls":
+        return change.path[1] == index
+    return f"${change.path[1]}" in raw["calls"][index]["args"]
+
+
+def calls_of(problem: Problem, whole: Variant) -> list[Variant]:
+    """A variant of a whole case, split into one variant per call, each with the changes that reach it (a call
+    that none reaches is the original's, and is left out). Each is judged alone, so a mutant that one call runs
+    is judged on that call only."""
+    found, methods = [], {m["name"] for m in problem.methods}
+    raw = {k: v for k, v in whole.case.raw.items() if k not in GENERATED}
+    for index, (output, lines) in enumerate(zip(whole.case.outputs("cpu"), whole.per_call)):
+        changes = [c for c in whole.changes if _uses(c, raw, index)]
+        if not changes:
+            continue
+        single = one_call(raw, index)
+        path = whole.case.path.with_name(f"{whole.case.name}.{index}.json")
+        single["build_sha256"] = checksum(build_objects(parse_case(single, path, "hidden", methods).objects))
+        single["expected"] = {"cpu": {"outputs": [output]}}
+        found.append(Variant(whole.origin, changes, parse_case(single, path, "hidden", methods), lines, index))
+    return found
+
+
+def is_sound(problem: Problem, module: ModuleType, case: Case) -> bool:
+    """Whether ``case`` passes every fragility check of ``judge gen`` (run for a variant that kills a mutant,
+    before the kill counts: a fragile input could fail a mutant by noise alone)."""
+    checked = check_case(problem, module, case)
+    return checked.expected is not None and not checked.errors
+
+
+def variants(problem: Problem, covering: Covering, per_case: int = PER_CASE) -> list[Variant]:
+    """``per_case`` variants of every case of ``problem`` that build and run (fewer where none could be drawn),
+    one per call (:func:`calls_of`)."""
+    found = []
+    for case in problem.cases:
+        for k in range(per_case):
+            for attempt in range(ATTEMPTS + 1):
+                changes = draw(case, random.Random(f"{case.id}:{k}:{attempt}"), seeds_only=attempt == ATTEMPTS)
+                name = f"{case.visibility}.{case.name}~{k + 1}"
+                made = build(problem, covering, case, changes, name) if changes else None
+                if made is not None:
+                    found += calls_of(problem, made)
+                    break
+    return found
+
+
+def shrink(changes: list[Change], kills: Callable[[list[Change]], bool]) -> list[Change]:
+    """A smaller list of ``changes`` that still ``kills``: chunks of halving size are taken back while the rest
+    still kills (``changes`` itself kills; the empty list, the original case, does not)."""
+    kept, chunk = list(changes), max(1, len(changes) // 2)
+    while True:
+        i = 0
+        while i < len(kept) and len(kept) > 1:
+            trial = kept[:i] + kept[i + chunk:]
+            if trial and kills(trial):
+                kept = trial
+            else:
+                i += chunk
+        if chunk == 1:
+            return kept
+        chunk = max(1, chunk // 2)
