@@ -40,10 +40,12 @@ bound an endless loop burned 30 s of CPU here before its first case was even jud
 class CaseLimits:
     cpu_s: float
     memory_bytes: int
+    wall_scale: float = 1.0
+    """the wall-clock cap's factor: above 1 under a CPU quota below one CPU (:func:`judge.judging.limits.wall_scale`)"""
 
     @property
     def wall_s(self) -> float:
-        return 2 * self.cpu_s + 1.0
+        return (2 * self.cpu_s + 1.0) * self.wall_scale
 
     def budget(self) -> Budget:
         return Budget(self.cpu_s * CLOSE_TO_LIMIT, self.wall_s, self.memory_bytes)

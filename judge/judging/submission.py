@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import BadInput
-from judge.judging.limits import case_limits
+from judge.judging.limits import case_limits, fit_memory
 from judge.judging.session import CaseLimits
 from judge.machine import gpus
 from judge.package.cases import Case
@@ -81,7 +81,7 @@ class Plan:
 
     @property
     def memory_bytes(self) -> int:
-        return (self.problem.limits.memory_mb << 20) + (CUDA_HOST_MEMORY if self.device == "cuda" else 0)
+        return fit_memory(self.problem.limits.memory_mb << 20) + (CUDA_HOST_MEMORY if self.device == "cuda" else 0)
 
 
 def make_plan(problem: Problem, mode: str, device: str) -> Plan:
