@@ -38,6 +38,11 @@ class Solution(Solution):
 """right on the sample and on hidden/01-six, wrong on hidden/02-five (a batch of five): one hidden case of two"""
 
 
+def archive_text(path: Path, name: str) -> str:
+    with zipfile.ZipFile(path) as archive:
+        return archive.read(name).decode()
+
+
 def schema(name: str) -> dict:
     return json.loads((SCHEMAS / f"{name}.schema.json").read_text())
 
@@ -105,6 +110,8 @@ def test_the_zip_holds_the_installer_and_a_wheel_of_only_the_exported_problem(to
     assert {n.removeprefix(problem) for n in names if n.startswith(problem + "cases/")} == toy_cases, "the toy's own"
     assert f"judge_bundle/solutions/{SLUG}.py" in names and not any("/submissions/" in n for n in names)
     assert "judge/platforms/templates/setup.sh.j2" in names and "judge/worker/main.py" in names
+    metadata = archive_text(wheel, next(n for n in names if n.endswith(".dist-info/METADATA")))
+    assert "Name: torch-diagnostics-judge" in metadata and "Requires-Dist: torch" in metadata
     config = Export.read(source / "export.json")
     assert config.problems == (Exported(SLUG, 2.0),) and config.hidden_visibility == "after_due_date"
 
@@ -295,3 +302,22 @@ def test_prairielearn_results(toy_root, tmp_path):
     (root / "student" / "solution.py").write_text("class Solution:\n    def broken(self:\n")
     broken = valid(autograde(toy_root, grader, root, "prairielearn"), "prairielearn-results")
     assert broken["gradable"] is False and broken["format_errors"][0].startswith("SyntaxError")
+
+
+def test_an_autograder_of_several_problems_wants_one_named_file_each(toy_root, tmp_path):
+    zipped = tmp_path / "two.zip"
+    made = run_judge(["export", "gradescope", SLUG, "dead-relu-detector", "--out", str(zipped)], toy_root)
+    assert made.returncode == 0, made.stderr
+    source = tmp_path / "two"
+    with zipfile.ZipFile(zipped) as archive:
+        archive.extractall(source)
+    root = tmp_path / "autograder"
+    submit(root, "submission", ONE_HIDDEN_WRONG, f"{SLUG}.py")
+    submit(root, "submission", REFERENCE_SOURCE, "notes.py")  # not named after a problem: not judged
+    results = valid(autograde(toy_root, source, root, "gradescope"), "gradescope-results")
+    ours = [t for t in results["tests"] if SLUG in t["tags"]]
+    other = [t for t in results["tests"] if "dead-relu-detector" in t["tags"]]
+    assert [t["number"] for t in ours] == ["1.1", "1.2", "1.3"] and ours[0]["name"].startswith(f"{SLUG}: ")
+    assert sum(t["score"] for t in ours) == results["score"] == 1.0
+    assert other and {t["extra_data"]["verdict"] for t in other} == {"compile_error"}
+    assert "no file named dead-relu-detector.py was submitted" in results["output"]

@@ -43,8 +43,8 @@ def _setup(export: Any) -> int:
         print(f"judge: {messages.say('autograde_weak', level=confined.level)}", file=sys.stderr)
         return 1
     box = cgroup.box()
-    print(messages.say("autograde_box", memory=box.memory_bytes >> 20 if box.memory_bytes else "no limit",
-                       cpus=box.cpus or "no quota"))
+    print(messages.say("autograde_box", memory=f"{box.memory_bytes >> 20} MiB" if box.memory_bytes else "no limit",
+                       cpus=f"{box.cpus:g}" if box.cpus else "no quota"))
     for exported in export.problems:
         low, high, memory = engine.calibrate(find_problem(exported.slug))
         print(messages.say("autograde_calibrated", slug=exported.slug, low=low, high=high, memory=memory))

@@ -60,9 +60,13 @@ def _dist_info() -> list[tuple[str, bytes]]:
         installed = metadata.distribution(DISTRIBUTION)
     except metadata.PackageNotFoundError:
         raise BadInput("export_not_installed", name=DISTRIBUTION) from None
+    # an egg-info folder (a checkout's, found first when the checkout is on sys.path) has PKG-INFO instead
+    text = installed.read_text("METADATA") or installed.read_text("PKG-INFO") or ""
+    if installed.metadata["Version"] != __version__ or "Requires-Dist: torch" not in text:
+        raise BadInput("export_stale_metadata", name=DISTRIBUTION, found=installed.metadata["Version"],
+                       version=__version__)
     folder = f"{DISTRIBUTION.replace('-', '_')}-{__version__}.dist-info"
-    texts = {"METADATA": installed.read_text("METADATA") or "", "entry_points.txt":
-             installed.read_text("entry_points.txt") or "", "WHEEL": WHEEL}
+    texts = {"METADATA": text, "entry_points.txt": installed.read_text("entry_points.txt") or "", "WHEEL": WHEEL}
     return [(f"{folder}/{key}", value.encode()) for key, value in texts.items()]
 
 
