@@ -13,7 +13,7 @@ from typing import Any
 
 from judge import messages
 from judge.errors import BadInput, JudgeError
-from judge.platforms.config import PLATFORMS, VISIBILITIES
+from judge.platforms.config import DEFAULT_IMAGE, PLATFORMS, VISIBILITIES
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -99,8 +99,8 @@ def add_commands(sub: Any) -> None:
                                     help="add leaderboard entries (hidden cases passed, CPU time)")
     made["gradescope"].add_argument("--cooldown", type=float, default=0.0, metavar="MINUTES",
                                     help="keep the last results for a submission made sooner than this after it")
-    made["prairielearn"].add_argument("--image", default="torch-judge-grader:latest",
-                                      help="the grader image's name in your registry (default: torch-judge-grader:latest)")
+    made["prairielearn"].add_argument("--image", default=DEFAULT_IMAGE,
+                                      help=f"the grader image's name in your registry (default: {DEFAULT_IMAGE})")
     made["prairielearn"].add_argument("--timeout", type=int, default=120,
                                       help="seconds PrairieLearn gives one grading job (default: 120, at most 600)")
     run = sub.add_parser("autograde", help="platform: judge the submission a platform put here and write its results",

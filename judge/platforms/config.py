@@ -19,6 +19,8 @@ PLATFORMS = ("gradescope", "prairielearn")
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 """Gradescope's visibility settings, in its words (``docs/specs.md``)"""
 CONFIG = "export.json"
+DEFAULT_IMAGE = "torch-judge-grader:latest"
+"""the PrairieLearn grader image's name when none is given (an instructor pushes it to a registry of theirs)"""
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,6 @@ from judge.platforms.config import CONFIG, Export, Exported
 
 EPOCH = (1980, 1, 1, 0, 0, 0)
 PL_PREFIX = "/opt/torch-judge"
-DEFAULT_IMAGE = "torch-judge-grader:latest"
 
 
 @functools.cache
