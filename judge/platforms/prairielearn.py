@@ -6,7 +6,7 @@
 ``max_points``, its ``message`` the judge's one line about it (for a hidden case: verdict, method, failing field,
 never its data), and ``output`` the text report of the sample cases. A submission that never compiled (a
 compile error and no case accepted: a syntax error, a failed import, no ``Solution``) is ``gradable: false``
-with the reason in ``format_errors``, so it costs the student no attempt. A result is kept under PrairieLearn's
+with the reason in ``format_errors``, so it costs the student no attempt; so is one the judge itself failed on. A result is kept under PrairieLearn's
 1 MB: the longest text goes first.
 """
 
@@ -56,8 +56,9 @@ def results(exported: Exported, report: dict[str, Any]) -> dict[str, Any]:
     }
     if not found["gradable"]:
         found["format_errors"] = [_reason(report)]
-    if report["verdict"] == "internal_error":
-        found["message"] = messages.say("prairielearn_internal")
+    if report["verdict"] == "internal_error":  # the judge's fault: the attempt must not count
+        found.update(gradable=False, message=messages.say("prairielearn_internal"),
+                     format_errors=[report["judge"]["judge_error"] or report["output"]])
     return _within_limit(found)
 
 
