@@ -321,3 +321,15 @@ def test_an_autograder_of_several_problems_wants_one_named_file_each(toy_root, t
     assert sum(t["score"] for t in ours) == results["score"] == 1.0
     assert other and {t["extra_data"]["verdict"] for t in other} == {"compile_error"}
     assert "no file named dead-relu-detector.py was submitted" in results["output"]
+
+
+def test_the_judges_own_failure_is_never_the_students(tmp_path):
+    from judge.package.problem import find_problem
+    from judge.pipeline import failure_report
+
+    report = failure_report(find_problem(SLUG), tmp_path / "x.py", "submit", "cpu", "RuntimeError: disk full")
+    exported = Exported(SLUG, 25.0)
+    pl = valid(prairielearn.results(exported, report), "prairielearn-results")
+    assert pl["gradable"] is False and pl["format_errors"] == ["RuntimeError: disk full"]
+    gs = valid(gradescope.results(Export("gradescope", (exported,)), [(exported, report)]), "gradescope-results")
+    assert gs["score"] == 0.0 and "The judge failed (not your fault): RuntimeError: disk full" in gs["output"]
