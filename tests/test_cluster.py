@@ -88,6 +88,7 @@ def _rows(folder: Path) -> list[tuple]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 @pytest.mark.parametrize("scheduler", ["kubernetes", "slurm"])
 def test_shards_started_by_a_scheduler_one_killed_and_rerun_merge_into_a_single_run(toy_root, tmp_path, scheduler):
     class_dir = tmp_path / "class"
