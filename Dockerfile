@@ -6,8 +6,8 @@
 #       grade training-diagnostics /data/submissions --out /data/graded
 #
 # It runs as root inside the container, so each worker gets uid 65534 of its own, with Landlock and the seccomp
-# filter: level L1 under the default seccomp profiles of Docker, containerd and podman (they let the Landlock calls
-# through and refuse the user namespaces bubblewrap needs). See the README's "Containers and clusters" for L2.
+# filter: level L1 under the default seccomp profiles of Docker and containerd (they let the Landlock calls through
+# and refuse the user namespaces bubblewrap needs). See the README's "Containers and clusters" for L2.
 FROM python:3.11-slim-bookworm
 
 # bubblewrap for L2 where the runtime allows user namespaces; libseccomp2 comes with the base image (apt needs it)

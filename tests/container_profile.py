@@ -1,4 +1,4 @@
-"""Run a command confined as a process in a Docker (or containerd, or podman) container with the default profile:
+"""Run a command confined as a process in a Docker (or containerd) container with the default profile:
 
     python tests/container_profile.py COMMAND [ARG...]      (as root)
 

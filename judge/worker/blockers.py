@@ -5,7 +5,7 @@ error is often misleading (bubblewrap blames the kernel's user-namespace setting
 call). Each function here asks one question of the kernel, in a forked child where it changes anything, and
 returns a sentence, or None when it finds nothing to name:
 
-* user namespaces (bubblewrap): refused by a seccomp filter (the default profiles of Docker, containerd and podman
+* user namespaces (bubblewrap): refused by a seccomp filter (the default profiles of Docker and containerd
   refuse them to a container without ``CAP_SYS_ADMIN``), by ``user.max_user_namespaces`` = 0, by
   ``kernel.unprivileged_userns_clone`` = 0 or AppArmor's ``apparmor_restrict_unprivileged_userns`` (for a judge
   that is not root); or allowed, but ``/proc`` has paths masked by a container runtime, so that no new ``/proc``
