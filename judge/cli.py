@@ -16,6 +16,7 @@ from judge import messages
 from judge.doctor import version_line
 from judge.errors import BadInput, JudgeError
 from judge.package.problem import find_problem
+from judge.platforms.commands import add_commands
 from judge.report.escape import visible
 from judge.report.render import FORMATS, render, use_color
 
@@ -280,7 +281,8 @@ def _add_grading_options(grade: argparse.ArgumentParser, merge: argparse.Argumen
     grade.add_argument("--out", type=Path, required=True,
                        help="where results go; re-running with the same folder judges only what is new or changed")
     grade.add_argument("--jobs", type=int, help="submissions judged at once (default: one per core)")
-    grade.add_argument("--shard", metavar="K/N", help="judge only the K-th of N deterministic slices (for job arrays)")
+    grade.add_argument("--shard", metavar="K/N", help="judge only the K-th of N deterministic slices (for job arrays); "
+                       "auto: K and N from a Slurm array or a Kubernetes Indexed Job")
     grade.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where the workers run (default: cpu)")
     grade.add_argument("--allow-weak-sandbox", action="store_true",
                        help="grade even where the workers cannot keep hidden cases secret (see 'judge doctor')")
@@ -316,6 +318,7 @@ def parser() -> argparse.ArgumentParser:
     for name, handler, help_text in commands:
         made[name] = sub.add_parser(name, help=help_text, description=help_text)
         made[name].set_defaults(handler=handler)
+    add_commands(sub)
     for name in ("run", "submit"):
         _add_judging_options(made[name])
     for name in ("list", "show", "history"):

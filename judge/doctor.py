@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 import platform
+import shutil
 import sys
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from judge import messages
 from judge.machine import cpu_model, gpus, judge_version, torch_version
@@ -83,12 +84,43 @@ def security() -> list[str]:
     if gpus():
         lines.append(messages.say("doctor_security", what="--device cuda", level=probe.level("cuda")))
     lines.append(messages.say("doctor_layers"))
-    lines += [messages.say("doctor_layer", mark="x" if layer.active else " ", name=layer.name, detail=layer.detail)
-              for layer in probe.explain("cpu")]
+    lines += [messages.say("doctor_layer", mark="x" if layer.active else " ", name=layer.name,
+                           detail=_with_blocker(layer)) for layer in probe.explain("cpu")]
     return lines
 
 
-SECTIONS: tuple[Section, ...] = (version, devices, problems, solutions, data, security)
+def _with_blocker(layer: Any) -> str:
+    """A layer's detail, and for one that is off on this machine (not by a variable), what blocks it."""
+    from judge.worker import blockers
+    from judge.worker.confinement import SANDBOX_UID
+
+    if layer.active or "JUDGE_" in layer.detail or layer.detail == messages.say("layer_bwrap_has_it"):
+        return layer.detail
+    found = {
+        "bubblewrap": lambda: blockers.user_namespaces() if shutil.which("bwrap") else None,
+        "private mounts": blockers.mount_namespaces,
+        "Landlock": blockers.landlock,
+        "cgroup": lambda: blockers.cgroups(layer.detail),
+        "uid": lambda: blockers.interpreter_path(SANDBOX_UID, sys.executable) if os.geteuid() == 0 else None,
+    }.get(layer.name, lambda: None)()
+    return messages.say("blocked_by", detail=layer.detail, blocker=found) if found else layer.detail
+
+
+def box() -> list[str]:
+    """The container's limits, and what they leave a worker (:mod:`judge.judging.limits`)."""
+    from judge.judging.limits import fit_memory, wall_scale
+    from judge.worker import cgroup
+
+    found = cgroup.box()
+    if found.memory_bytes is None and found.cpus is None:
+        return [messages.say("doctor_no_box")]
+    return [messages.say("doctor_box", source=found.source,
+                         memory=f"{found.memory_bytes >> 20} MiB" if found.memory_bytes else "no limit",
+                         cpus=f"{found.cpus:g}" if found.cpus else "no quota",
+                         worker=fit_memory(1 << 50, found) >> 20, scale=wall_scale(found))]
+
+
+SECTIONS: tuple[Section, ...] = (version, devices, problems, solutions, data, box, security)
 
 
 def report() -> str:

@@ -61,7 +61,9 @@ def _hidden(name: str) -> bool:
     return name.startswith((".", "__"))
 
 
-def _in_folder(folder: Path, slug: str) -> Submission:
+def in_folder(folder: Path, slug: str) -> Submission:
+    """The submission in a student's folder: its only ``.py`` file, else the one named ``solution.py`` or ``<slug>.py``
+    nearest the top; else a submission naming why there is none (its path is the folder)."""
     found = [p for p in folder.rglob("*.py") if not any(_hidden(part) for part in p.relative_to(folder).parts)]
     candidates = sorted(found, key=lambda p: (len(p.relative_to(folder).parts), str(p)))
     if len(candidates) == 1:
@@ -88,7 +90,7 @@ def discover(root: Path, slug: str, skip: Path | None = None) -> list[Submission
         if _hidden(entry.name) or skip is not None and entry.resolve() == skip.resolve():
             continue
         if entry.is_dir():
-            submission = _in_folder(entry, slug)
+            submission = in_folder(entry, slug)
         else:
             submission = Submission(entry.stem if entry.suffix == ".py" else entry.name, entry)
         if submission.student in found:

@@ -1,9 +1,12 @@
 """Time the reference solution through the same worker a submission gets, on this machine, once.
 
 The reference's CPU time per case is the median of ``REPETITIONS`` timed runs. The times are cached per problem
-content, machine, torch version and device, so calibration is paid once: ``$JUDGE_CACHE`` (default
-``$XDG_CACHE_HOME/torch-judge`` or ``~/.cache/torch-judge``). :func:`judge.judging.limits.case_limits` turns them
-into limits.
+content, torch version, device and machine, so calibration is paid once: ``$JUDGE_CACHE`` (default
+``$XDG_CACHE_HOME/torch-judge`` or ``~/.cache/torch-judge``), one file ``<slug>-<device>-<content>-<machine>.json``
+each. With ``JUDGE_CALIBRATION=pinned`` a calibration of the same content measured on another machine is used as
+it is: an image calibrated once when it was built and then run as a fresh container per submission, on whatever
+host (Gradescope, PrairieLearn), keeps its limits instead of recalibrating for every submission.
+:func:`judge.judging.limits.case_limits` turns them into limits.
 """
 
 from __future__ import annotations
@@ -13,8 +16,9 @@ import json
 import os
 import platform
 import statistics
+from pathlib import Path
 
-from judge.errors import InternalError
+from judge.errors import BadInput, InternalError
 from judge.judging.limits import CaseLimits
 from judge.judging.session import Session, judge_cases
 from judge.judging.verdict import Verdict
@@ -27,16 +31,55 @@ from judge.worker.launch import fresh
 
 REPETITIONS = 3
 CALIBRATION_LIMITS = CaseLimits(cpu_s=60.0, memory_bytes=8 << 30)
+CALIBRATION_ENV = "JUDGE_CALIBRATION"
+CALIBRATIONS = ("machine", "pinned")
+"""``machine`` (the default): calibrate on each machine; ``pinned``: use a calibration of the same problem, torch
+and device measured on any machine, calibrating only where there is none"""
 
 
-def _fingerprint(problem: Problem, device: str) -> str:
+def _digest(parts: list[str]) -> str:
     h = hashlib.sha256()
-    for part in (platform.machine(), cpu_model(), str(os.cpu_count()), torch_version(), device,
-                 problem.reference.read_bytes().decode("utf-8", "replace")):
+    for part in parts:
         h.update(part.encode() + b"\0")
-    for case in problem.cases:  # ids too: the times are keyed by id, and a renamed case keeps its spec
-        h.update(case.id.encode() + b"\0" + json.dumps(case.spec(), sort_keys=True).encode())
-    return h.hexdigest()[:20]
+    return h.hexdigest()[:16]
+
+
+def _content(problem: Problem, device: str) -> str:
+    """What the times depend on besides the machine. Case ids too: the times are keyed by id, and a renamed case
+    keeps its spec."""
+    parts = [torch_version(), device, problem.reference.read_bytes().decode("utf-8", "replace")]
+    parts += [case.id + "\0" + json.dumps(case.spec(), sort_keys=True) for case in problem.cases]
+    return _digest(parts)
+
+
+def _machine() -> str:
+    return _digest([platform.machine(), cpu_model(), str(os.cpu_count())])
+
+
+def calibration_scope() -> str:
+    scope = os.environ.get(CALIBRATION_ENV) or CALIBRATIONS[0]
+    if scope not in CALIBRATIONS:
+        raise BadInput("bad_calibration", env=CALIBRATION_ENV, value=scope, choices=", ".join(CALIBRATIONS))
+    return scope
+
+
+def _stored(problem: Problem, device: str) -> tuple[Path, dict[str, float] | None]:
+    """Where this machine's calibration goes, and the stored one to use (this machine's, or when pinned the
+    newest of another machine's), if any."""
+    stem = f"{problem.slug}-{device}-{_content(problem, device)}"
+    path = cache_dir() / f"{stem}-{_machine()}.json"
+    candidates = [path]
+    if calibration_scope() == "pinned":
+        others = [p for p in cache_dir().glob(f"{stem}-*.json") if p != path]
+        candidates += sorted(others, key=lambda p: p.stat().st_mtime, reverse=True)
+    for candidate in candidates:
+        try:
+            times = json.loads(candidate.read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(times, dict) and {c.id for c in problem.cases} <= times.keys():
+            return path, times
+    return path, None
 
 
 def _measure(problem: Problem, device: str, confinement: Confinement) -> dict[str, float]:
@@ -60,11 +103,9 @@ def _measure(problem: Problem, device: str, confinement: Confinement) -> dict[st
 def reference_times(problem: Problem, device: str, confinement: Confinement | None = None) -> dict[str, float]:
     """The reference's CPU seconds per case id, from the cache or measured under ``confinement`` (default: what
     :func:`judge.worker.probe.confinement` found for ``device``, probed once per process)."""
-    path = cache_dir() / f"{problem.slug}-{device}-{_fingerprint(problem, device)}.json"
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
-        pass
+    path, stored = _stored(problem, device)
+    if stored is not None:
+        return stored
     times = _measure(problem, device, confinement or probe.confinement(device))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

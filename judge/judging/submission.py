@@ -14,7 +14,7 @@ from typing import Any, Callable
 from judge.errors import BadInput
 from judge.judging.calibrate import reference_times
 from judge.judging.compare import Comparison, compare
-from judge.judging.limits import CaseLimits, case_limits
+from judge.judging.limits import CaseLimits, case_limits, fit_memory
 from judge.machine import gpus
 from judge.package.cases import Case
 from judge.package.problem import Problem
@@ -84,7 +84,7 @@ class Plan:
 
     @property
     def memory_bytes(self) -> int:
-        return (self.problem.limits.memory_mb << 20) + (CUDA_HOST_MEMORY if self.device == "cuda" else 0)
+        return fit_memory(self.problem.limits.memory_mb << 20) + (CUDA_HOST_MEMORY if self.device == "cuda" else 0)
 
 
 def checks_for(problem: Problem) -> dict[str, Callable[..., Comparison]]:

@@ -29,7 +29,11 @@ from pathlib import Path
 from typing import Callable
 
 V1_CONTROLLERS = ("memory", "pids", "cpuacct")
+V1_READ = (*V1_CONTROLLERS, "cpu")
+"""the v1 hierarchies whose mount points are looked for: the workers' controllers, and ``cpu`` for a box's quota"""
 V2_NEEDED = ("memory", "pids")
+UNLIMITED_V1 = 1 << 62
+"""a v1 ``memory.limit_in_bytes`` at or above this is "no limit" (the kernel writes a page-rounded 2**63 - 1)"""
 REMOVE_S = 2.0
 GROUP_NAME = re.compile(r"judge-(\d+)-\d+")
 """a worker's group is named after the judge that made it, so a later judge can remove those of a killed one"""
@@ -54,17 +58,22 @@ def _own_paths() -> dict[str, str]:
 
 
 def _mounts() -> dict[str, Path]:
-    """Each controller's mount point that shows this process's own group (``""``: the v2 hierarchy)."""
+    """This process's own group in each controller's mount that shows it (``""``: the v2 hierarchy)."""
+    return {name: own for name, (_, own) in _mount_points().items()}
+
+
+def _mount_points() -> dict[str, tuple[Path, Path]]:
+    """Each controller's mount point that shows this process's own group, with that group's folder in it."""
     own, found = _own_paths(), {}
     for line in _read(Path("/proc/self/mountinfo")).splitlines():
         before, after = line.split(" - ", 1)
         fields, (fstype, _, options) = before.split(), after.split(" ", 2)
         root, point = fields[3], fields[4]
-        names = [""] if fstype == "cgroup2" else [n for n in options.split(",") if n in V1_CONTROLLERS]
+        names = [""] if fstype == "cgroup2" else [n for n in options.split(",") if n in V1_READ]
         for name in names if fstype in ("cgroup", "cgroup2") else []:
             path = own.get(name)
             if path is not None and (path + "/").startswith(root.rstrip("/") + "/"):
-                found[name] = Path(point) / path[len(root.rstrip("/")):].lstrip("/")
+                found[name] = (Path(point), Path(point) / path[len(root.rstrip("/")):].lstrip("/"))
     return found
 
 
@@ -135,6 +144,65 @@ class Group:
                     if time.monotonic() > deadline:
                         break
                     time.sleep(0.01)
+
+
+@dataclass(frozen=True)
+class Box:
+    """What this process's own cgroups and their ancestors allow everything it starts, together: a container's
+    limits, seen from inside it. The judge's workers share them with the judge, so their own limits must fit."""
+
+    memory_bytes: int | None
+    """the tightest memory limit (v2 ``memory.max``, v1 ``memory.limit_in_bytes``); None: none"""
+    cpus: float | None
+    """the tightest CPU quota in CPUs (v2 ``cpu.max``, v1 ``cpu.cfs_quota_us / cpu.cfs_period_us``); None: none"""
+    source: str = ""
+    """the cgroup version the limits were read from, for ``judge doctor``"""
+
+
+def _ancestors(directory: Path, top: Path) -> list[Path]:
+    """``directory`` and each folder above it up to the mount point ``top`` (a container sees its own group there)."""
+    found = [directory]
+    while found[-1] != top and top in found[-1].parents:
+        found.append(found[-1].parent)
+    return found
+
+
+def _tightest(values: list[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return min(known) if known else None
+
+
+def _v2_limits(directory: Path) -> tuple[float | None, float | None]:
+    memory = _read(directory / "memory.max").strip()
+    quota, _, period = _read(directory / "cpu.max").strip().partition(" ")
+    return (int(memory) if memory.isdigit() else None,
+            int(quota) / int(period) if quota.isdigit() and period.isdigit() and int(period) else None)
+
+
+def _v1_memory(directory: Path) -> int | None:
+    text = _read(directory / "memory.limit_in_bytes").strip()
+    return int(text) if text.isdigit() and int(text) < UNLIMITED_V1 else None
+
+
+def _v1_cpus(directory: Path) -> float | None:
+    quota, period = (_read(directory / name).strip() for name in ("cpu.cfs_quota_us", "cpu.cfs_period_us"))
+    return int(quota) / int(period) if quota.isdigit() and period.isdigit() and int(period) else None
+
+
+@functools.cache
+def box() -> Box:
+    """The limits of the box this judge runs in (read once): those of a cgroup v2 hierarchy where this process
+    has one, else of the v1 ``memory`` and ``cpu`` hierarchies. A limit set in only one place still counts."""
+    points = _mount_points()
+    if "" in points:
+        pairs = [_v2_limits(d) for d in _ancestors(points[""][1], points[""][0])]
+        found = Box(_tightest([m for m, _ in pairs]), _tightest([c for _, c in pairs]), "cgroup v2")
+        if found.memory_bytes is not None or found.cpus is not None:
+            return found
+    memory = [_v1_memory(d) for d in _ancestors(points["memory"][1], points["memory"][0])] if "memory" in points else []
+    cpus = [_v1_cpus(d) for d in _ancestors(points["cpu"][1], points["cpu"][0])] if "cpu" in points else []
+    found = Box(_tightest(memory), _tightest(cpus), "cgroup v1")
+    return found if found.memory_bytes is not None or found.cpus is not None else Box(None, None)
 
 
 def _v2_base(mounts: dict[str, Path]) -> Path | None:

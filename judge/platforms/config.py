@@ -1,0 +1,90 @@
+"""``export.json``: what ``judge export`` put into an autograder, read back by ``judge autograde``; and the scoring
+rule both platforms share.
+
+Scoring: a problem's sample cases are worth 0 points and its hidden cases share its ``points`` equally (a problem
+without hidden cases spreads them over every case), so what a student can see in full detail never earns points,
+and a case earns its share only when accepted.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from judge.errors import BadInput
+
+PLATFORMS = ("gradescope", "prairielearn")
+VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
+"""Gradescope's visibility settings, in its words (``docs/specs.md``)"""
+CONFIG = "export.json"
+DEFAULT_IMAGE = "torch-judge-grader:latest"
+"""the PrairieLearn grader image's name when none is given (an instructor pushes it to a registry of theirs)"""
+
+
+@dataclass(frozen=True)
+class Exported:
+    """One problem of an export."""
+
+    slug: str
+    points: float
+    """what its hidden cases are worth together"""
+
+
+@dataclass(frozen=True)
+class Export:
+    platform: str
+    problems: tuple[Exported, ...]
+    hidden_visibility: str = "after_due_date"
+    """when students see the hidden cases' verdicts (Gradescope; PrairieLearn shows them at once)"""
+    leaderboard: bool = False
+    """Gradescope: add a leaderboard entry (hidden cases passed, CPU time)"""
+    cooldown_minutes: float = 0.0
+    """Gradescope: a submission less than this after the last judged one is not judged; its results are kept"""
+    allow_weak_sandbox: bool = False
+    """judge even where the workers cannot keep hidden cases secret (L0)"""
+    judge: dict[str, str] = field(default_factory=dict)
+    """the versions of the judge and torch that exported it"""
+
+    def problem(self, slug: str) -> Exported:
+        for exported in self.problems:
+            if exported.slug == slug:
+                return exported
+        raise BadInput("autograde_unknown_problem", slug=slug, known=", ".join(p.slug for p in self.problems))
+
+    def text(self) -> str:
+        return json.dumps(asdict(self), indent=1) + "\n"
+
+    @classmethod
+    def read(cls, path: Path) -> Export:
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+            export = cls(**{**raw, "problems": tuple(Exported(**p) for p in raw["problems"])})
+        except (OSError, ValueError, TypeError, KeyError) as exc:
+            raise BadInput("autograde_bad_config", path=path, reason=f"{type(exc).__name__}: {exc}") from None
+        if export.platform not in PLATFORMS or export.hidden_visibility not in VISIBILITIES or not export.problems:
+            raise BadInput("autograde_bad_config", path=path, reason="unknown platform or visibility, or no problem")
+        return export
+
+
+def case_points(exported: Exported, report: dict[str, Any]) -> list[tuple[float, float]]:
+    """Per test of ``report``, in order: (points earned, points possible)."""
+    tests = report["tests"]
+    scored = [t["extra_data"]["hidden"] for t in tests]
+    if not any(scored):
+        scored = [True] * len(tests)
+    share = exported.points / sum(scored) if any(scored) else 0.0
+    return [(share if counts and t["status"] == "passed" else 0.0, share if counts else 0.0)
+            for t, counts in zip(tests, scored)]
+
+
+def samples_only(report: dict[str, Any]) -> dict[str, Any]:
+    """The report as a student may see it at once: its sample cases, with a verdict decided by them alone."""
+    from judge.judging.verdict import Verdict, overall
+
+    tests = [t for t in report["tests"] if not t["extra_data"]["hidden"]]
+    verdicts = [Verdict(t["extra_data"]["verdict"]) if t["extra_data"]["verdict"] else None for t in tests]
+    verdict = "internal_error" if report["verdict"] == "internal_error" else overall(verdicts).value
+    passed = sum(t["status"] == "passed" for t in tests)
+    return {**report, "mode": "run", "tests": tests, "passed": passed, "total": len(tests), "verdict": verdict}

@@ -1,0 +1,335 @@
+"""Gradescope and PrairieLearn autograders from ``judge export``, run by ``judge autograde`` in a folder of the
+test's own (``--root``), on the toy copy of training-diagnostics (one sample case, two hidden ones).
+
+The results are validated against JSON Schemas transcribed from each platform's documentation
+(``tests/schemas/``); the end-to-end runs, with ``setup.sh`` installing the exported wheel and torch into a fresh
+``/autograder`` or image prefix, are in ``test_platforms_e2e.py`` (slow).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from judge.platforms import gradescope, prairielearn
+from judge.platforms.autograde import locate
+from judge.platforms.config import Export, Exported, case_points, samples_only
+from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, judge_env, run_judge
+
+SCHEMAS = REPO / "tests" / "schemas"
+ONE_HIDDEN_WRONG = REFERENCE_SOURCE + '''
+
+class Solution(Solution):
+    def compute_activation_stats(self, model, x):
+        found = super().compute_activation_stats(model, x)
+        return [{**layer, "std": layer["std"] + 1.0} for layer in found] if x.shape[0] == 5 else found
+'''
+"""right on the sample and on hidden/01-six, wrong on hidden/02-five (a batch of five): one hidden case of two"""
+
+
+def archive_text(path: Path, name: str) -> str:
+    with zipfile.ZipFile(path) as archive:
+        return archive.read(name).decode()
+
+
+def schema(name: str) -> dict:
+    return json.loads((SCHEMAS / f"{name}.schema.json").read_text())
+
+
+def valid(results: dict, name: str) -> dict:
+    jsonschema.Draft7Validator(schema(name)).validate(results)
+    return results
+
+
+def export(toy_root: Path, tmp_path: Path, platform: str, *options: str) -> Path:
+    """The exported files, unpacked into a folder (Gradescope's zip) or as written (PrairieLearn's grader)."""
+    out = tmp_path / f"{platform}-export"
+    target = out.with_suffix(".zip") if platform == "gradescope" else out
+    result = run_judge(["export", platform, SLUG, "--out", str(target), *options], toy_root)
+    assert result.returncode == 0, result.stderr
+    if platform == "gradescope":
+        with zipfile.ZipFile(target) as archive:
+            archive.extractall(out)
+        return out
+    return out / "grader"
+
+
+def autograde(toy_root: Path, source: Path, root: Path, platform: str, *options: str,
+              level: str | None = None) -> dict:
+    env = judge_env(toy_root)
+    if level:
+        env["JUDGE_MAX_LEVEL"] = level
+    result = subprocess.run([sys.executable, "-m", "judge", "autograde", platform, "--config",
+                             str(source / "export.json"), "--root", str(root), *options],
+                            capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return json.loads((root / "results" / "results.json").read_text())
+
+
+def submit(root: Path, folder: str, source: str, name: str = "my_solution.py") -> Path:
+    (root / folder).mkdir(parents=True, exist_ok=True)
+    path = root / folder / name
+    path.write_text(source)
+    return path
+
+
+# -- the Gradescope zip ----------------------------------------------------------------------------------------
+
+
+def test_the_zip_holds_the_installer_and_a_wheel_of_only_the_exported_problem(toy_root, tmp_path):
+    source = export(toy_root, tmp_path, "gradescope")
+    with zipfile.ZipFile(tmp_path / "gradescope-export.zip") as archive:
+        modes = {info.filename: info.external_attr >> 16 for info in archive.infolist()}
+    assert modes["setup.sh"] == modes["run_autograder"] == 0o755
+    assert {f"statements/{SLUG}.md", f"statements/{SLUG}.html", f"statements/{SLUG}.starter.py"} <= modes.keys()
+    wheel = next(source.glob("*.whl"))
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        record = archive.read(next(n for n in names if n.endswith(".dist-info/RECORD"))).decode()
+        for line in filter(None, record.splitlines()):
+            path, digest, size = line.rsplit(",", 2)
+            if digest:  # every file is listed with its own hash and size, as pip checks them
+                data = archive.read(path)
+                expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+                assert digest == f"sha256={expected}" and int(size) == len(data), path
+    bundled = {n.split("/")[2] for n in names if n.startswith("judge_bundle/problems/")}
+    assert bundled == {SLUG}, "only the exported problem travels"
+    toy_cases = {p.relative_to(toy_root / "problems" / SLUG).as_posix() for p in (toy_root / "problems" / SLUG).rglob("*.json")}
+    problem = f"judge_bundle/problems/{SLUG}/"
+    assert {n.removeprefix(problem) for n in names if n.startswith(problem + "cases/")} == toy_cases, "the toy's own"
+    assert f"judge_bundle/solutions/{SLUG}.py" in names and not any("/submissions/" in n for n in names)
+    assert "judge/platforms/templates/setup.sh.j2" in names and "judge/worker/main.py" in names
+    metadata = archive_text(wheel, next(n for n in names if n.endswith(".dist-info/METADATA")))
+    assert "Name: torch-diagnostics-judge" in metadata and "Requires-Dist: torch" in metadata
+    config = Export.read(source / "export.json")
+    assert config.problems == (Exported(SLUG, 2.0),) and config.hidden_visibility == "after_due_date"
+
+
+def test_hidden_cases_carry_the_points_and_the_chosen_visibility(toy_root, tmp_path):
+    source = export(toy_root, tmp_path, "gradescope", "--hidden-visibility", "after_published", "--points", "10")
+    root = tmp_path / "autograder"
+    submit(root, "submission", ONE_HIDDEN_WRONG, name="whatever_name.py")
+    results = valid(autograde(toy_root, source, root, "gradescope"), "gradescope-results")
+    by_case = {t["extra_data"]["case"]: t for t in results["tests"]}
+    assert by_case["sample/01-small"]["max_score"] == 0 and by_case["sample/01-small"]["visibility"] == "visible"
+    assert by_case["hidden/01-six"]["score"] == by_case["hidden/01-six"]["max_score"] == 5.0
+    assert by_case["hidden/02-five"]["score"] == 0.0 and by_case["hidden/02-five"]["status"] == "failed"
+    assert {t["visibility"] for t in results["tests"] if "hidden" in t["tags"]} == {"after_published"}
+    assert results["score"] == 5.0
+    assert "hidden/02-five" not in results["output"] and "wrong_answer" not in results["output"]
+    assert "their results are shown when the grades are published" in results["output"]
+
+
+def test_the_text_students_see_at_once_does_not_depend_on_any_hidden_case(toy_root, tmp_path):
+    """Flip every hidden case's outcome in a real report: the top-level output stays byte for byte the same."""
+    source = export(toy_root, tmp_path, "gradescope")
+    root = tmp_path / "autograder"
+    submit(root, "submission", ONE_HIDDEN_WRONG)
+    autograde(toy_root, source, root, "gradescope")
+    env = judge_env(toy_root)
+    report = json.loads(subprocess.run([sys.executable, "-m", "judge", "submit", SLUG, str(root / "submission" /
+                                        "my_solution.py"), "--format", "json"], capture_output=True, text=True,
+                                       env=env, timeout=300).stdout)
+    flipped = {**report, "verdict": "accepted", "tests": [
+        {**t, "status": "passed", "output": "accepted", "extra_data": {**t["extra_data"], "verdict": "accepted"}}
+        if t["extra_data"]["hidden"] else t for t in report["tests"]]}
+    config = Export.read(source / "export.json")
+    exported = config.problems[0]
+    assert gradescope.results(config, [(exported, report)])["output"] == gradescope.results(
+        config, [(exported, flipped)])["output"]
+    assert samples_only(report)["verdict"] == "accepted" != report["verdict"]
+    assert [p for p, _ in case_points(exported, report)] == [0.0, 1.0, 0.0]
+
+
+@pytest.mark.parametrize("level", [None, "L1", "L0"])
+def test_a_submission_cannot_write_or_replace_its_results(toy_root, tmp_path, level):
+    root = tmp_path / "autograder"
+    target = root / "results" / "results.json"
+    hostile = ONE_HIDDEN_WRONG + f'''
+
+import os
+FORGED = '{{"score": 100.0, "output": "forged", "tests": []}}'
+for attack in (lambda: open({str(target)!r}, "w").write(FORGED),
+               lambda: open({str(target)!r} + ".new", "w").write(FORGED),
+               lambda: os.replace({str(target)!r} + ".new", {str(target)!r}),
+               lambda: os.unlink({str(target)!r}),
+               lambda: os.chmod({str(root / "results")!r}, 0o777)):
+    try:
+        attack()
+    except OSError:
+        pass
+'''
+    options = ["--allow-weak-sandbox"] if level == "L0" else []
+    source = export(toy_root, tmp_path, "gradescope", *options)
+    submit(root, "submission", hostile)
+    target.parent.mkdir(parents=True)
+    target.write_text('{"score": 99.0, "tests": []}')  # planted before the run: replaced by the judge's
+    results = valid(autograde(toy_root, source, root, "gradescope", level=level), "gradescope-results")
+    if level == "L0" and "uid 65534" not in results["extra_data"]["security_level"]:
+        pytest.skip(f"the workers keep the judge's uid here: {results['extra_data']['security_level']}")
+    assert results["score"] == 1.0 and results["extra_data"]["judged"] is True
+    assert not (root / "results" / "results.json.new").exists()
+    assert (root / "results").stat().st_mode & 0o777 == 0o755
+
+
+def test_a_killed_autograder_leaves_valid_results_that_say_so(toy_root, tmp_path):
+    slow = REFERENCE_SOURCE + '''
+
+import time
+class Solution(Solution):
+    def compute_activation_stats(self, model, x):
+        time.sleep(0.6)
+        return super().compute_activation_stats(model, x)
+'''
+    source = export(toy_root, tmp_path, "gradescope")
+    root = tmp_path / "autograder"
+    submit(root, "submission", slow)
+    results = root / "results" / "results.json"
+    process = subprocess.Popen([sys.executable, "-m", "judge", "autograde", "gradescope", "--config",
+                                str(source / "export.json"), "--root", str(root)], env=judge_env(toy_root),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline, seen = time.monotonic() + 240, []
+    try:
+        while time.monotonic() < deadline and process.poll() is None:
+            if results.exists():
+                seen.append(valid(json.loads(results.read_text()), "gradescope-results")["output"])
+                if "1 of 3 cases" in seen[-1]:
+                    break
+            time.sleep(0.05)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    left = valid(json.loads(results.read_text()), "gradescope-results")
+    assert "1 of 3 cases" in seen[-1], seen[-3:]
+    assert left["score"] == 0.0 and left["extra_data"] == {"judged": False, "finished": False}
+    assert "The judge did not finish" in left["output"]
+
+
+def test_without_a_single_file_the_student_is_told_why(toy_root, tmp_path):
+    source = export(toy_root, tmp_path, "gradescope")
+    root = tmp_path / "autograder"
+    submit(root, "submission", REFERENCE_SOURCE, "a.py")
+    submit(root, "submission", REFERENCE_SOURCE, "b.py")
+    results = valid(autograde(toy_root, source, root, "gradescope"), "gradescope-results")
+    assert results["score"] == 0.0 and "2 .py files" in results["output"]
+    assert {t["extra_data"]["verdict"] for t in results["tests"]} == {"compile_error"}
+
+
+def test_leaderboard_and_cooldown(toy_root, tmp_path):
+    source = export(toy_root, tmp_path, "gradescope", "--leaderboard", "--cooldown", "30")
+    root = tmp_path / "autograder"
+    submit(root, "submission", REFERENCE_SOURCE)
+    first = valid(autograde(toy_root, source, root, "gradescope"), "gradescope-results")
+    assert first["leaderboard"][0] == {"name": "hidden cases passed", "value": 2}
+    assert first["leaderboard"][1]["order"] == "asc" and first["leaderboard"][1]["value"] > 0
+    (root / "submission" / "my_solution.py").write_text("class Solution:\n    pass\n")  # would score 0
+    (root / "submission_metadata.json").write_text(json.dumps({
+        "created_at": "2026-03-01T10:20:00.000000-08:00",
+        "previous_submissions": [{"submission_time": "2026-03-01T10:00:00.000000-08:00", "score": 2.0,
+                                  "results": first}]}))
+    again = valid(autograde(toy_root, source, root, "gradescope"), "gradescope-results")
+    assert again["score"] == 2.0 and again["extra_data"]["judged"] is False
+    assert again["output"].startswith("Not judged: this submission came less than 30 minutes")
+
+
+def test_cooldown_counts_from_the_last_judged_submission():
+    config = Export("gradescope", (Exported(SLUG, 2.0),), cooldown_minutes=60)
+    judged = {"score": 1.0, "output": "", "tests": [], "extra_data": {"judged": True}}
+    kept = {"score": 1.0, "output": "", "tests": [], "extra_data": {"judged": False}}
+    meta = {"created_at": "2026-03-01T12:30:00+00:00", "previous_submissions": [
+        {"submission_time": "2026-03-01T11:00:00+00:00", "results": judged},
+        {"submission_time": "2026-03-01T12:00:00+00:00", "results": kept}]}
+    assert gradescope.cooled_down(config, meta) is None, "90 minutes after the last judged one"
+    meta["previous_submissions"][0]["submission_time"] = "2026-03-01T11:45:00+00:00"
+    assert gradescope.cooled_down(config, meta)["extra_data"]["judged"] is False
+    assert gradescope.cooled_down(Export("gradescope", config.problems), meta) is None, "no cooldown set"
+    assert gradescope.cooled_down(config, {"created_at": "yesterday"}) is None
+
+
+def test_locate_takes_the_only_file_or_the_named_one(tmp_path):
+    assert locate(tmp_path / "missing", SLUG, True)[1].startswith("no submission was found")
+    (tmp_path / "deep").mkdir()
+    (tmp_path / "deep" / "x.py").write_text("")
+    assert locate(tmp_path, SLUG, True) == (tmp_path / "deep" / "x.py", None)
+    (tmp_path / "solution.py").write_text("")
+    assert locate(tmp_path, SLUG, True) == (tmp_path / "solution.py", None)
+    assert locate(tmp_path, SLUG, False)[1].startswith(f"no file named {SLUG}.py")
+    (tmp_path / f"{SLUG}.py").write_text("")
+    assert locate(tmp_path, SLUG, False) == (tmp_path / f"{SLUG}.py", None)
+
+
+# -- PrairieLearn ---------------------------------------------------------------------------------------------
+
+
+def test_prairielearn_questions_and_grader(toy_root, tmp_path):
+    grader = export(toy_root, tmp_path, "prairielearn", "--image", "example/torch-judge:1", "--timeout", "90")
+    question = grader.parent / "questions" / SLUG
+    info = valid(json.loads((question / "info.json").read_text()), "prairielearn-question-info")
+    assert info["uuid"] == prairielearn.question_uuid(SLUG) and info["gradingMethod"] == "External"
+    options = info["externalGradingOptions"]
+    assert options == {"enabled": True, "image": "example/torch-judge:1", "timeout": 90, "enableNetworking": False,
+                       "entrypoint": ["/opt/torch-judge/source/grade", SLUG]}
+    html = (question / "question.html").read_text()
+    assert '<pl-file-editor file-name="solution.py"' in html and 'source-file-name="starter.py"' in html
+    assert "<pl-external-grader-results>" in html
+    assert "compute_activation_stats" in html and "{{" not in html
+    assert (question / "starter.py").read_bytes() == (toy_root / "problems" / SLUG / "starter.py").read_bytes()
+    assert "FROM --platform=linux/amd64" in (grader / "Dockerfile").read_text()
+    assert os.access(grader / "grade", os.X_OK) and os.access(grader / "setup.sh", os.X_OK)
+    second = export(toy_root, tmp_path / "again", "prairielearn")
+    assert json.loads((second.parent / "questions" / SLUG / "info.json").read_text())["uuid"] == info["uuid"]
+
+
+def test_prairielearn_results(toy_root, tmp_path):
+    grader = export(toy_root, tmp_path, "prairielearn")
+    root = tmp_path / "grade"
+    submit(root, "student", ONE_HIDDEN_WRONG, "solution.py")
+    results = valid(autograde(toy_root, grader, root, "prairielearn", "--problem", SLUG), "prairielearn-results")
+    assert results["gradable"] is True and results["score"] == 0.5
+    assert [(t["points"], t["max_points"]) for t in results["tests"]] == [(0.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+    assert len(json.dumps(results)) < prairielearn.LIMIT_BYTES
+    (root / "student" / "solution.py").write_text("class Solution:\n    def broken(self:\n")
+    broken = valid(autograde(toy_root, grader, root, "prairielearn"), "prairielearn-results")
+    assert broken["gradable"] is False and broken["format_errors"][0].startswith("SyntaxError")
+
+
+def test_an_autograder_of_several_problems_wants_one_named_file_each(toy_root, tmp_path):
+    zipped = tmp_path / "two.zip"
+    made = run_judge(["export", "gradescope", SLUG, "dead-relu-detector", "--out", str(zipped)], toy_root)
+    assert made.returncode == 0, made.stderr
+    source = tmp_path / "two"
+    with zipfile.ZipFile(zipped) as archive:
+        archive.extractall(source)
+    root = tmp_path / "autograder"
+    submit(root, "submission", ONE_HIDDEN_WRONG, f"{SLUG}.py")
+    submit(root, "submission", REFERENCE_SOURCE, "notes.py")  # not named after a problem: not judged
+    results = valid(autograde(toy_root, source, root, "gradescope"), "gradescope-results")
+    ours = [t for t in results["tests"] if SLUG in t["tags"]]
+    other = [t for t in results["tests"] if "dead-relu-detector" in t["tags"]]
+    assert [t["number"] for t in ours] == ["1.1", "1.2", "1.3"] and ours[0]["name"].startswith(f"{SLUG}: ")
+    assert sum(t["score"] for t in ours) == results["score"] == 1.0
+    assert other and {t["extra_data"]["verdict"] for t in other} == {"compile_error"}
+    assert "no file named dead-relu-detector.py was submitted" in results["output"]
+
+
+def test_the_judges_own_failure_is_never_the_students(tmp_path):
+    from judge.package.problem import find_problem
+    from judge.pipeline import failure_report
+
+    report = failure_report(find_problem(SLUG), tmp_path / "x.py", "submit", "cpu", "RuntimeError: disk full")
+    exported = Exported(SLUG, 25.0)
+    pl = valid(prairielearn.results(exported, report), "prairielearn-results")
+    assert pl["gradable"] is False and pl["format_errors"] == ["RuntimeError: disk full"]
+    gs = valid(gradescope.results(Export("gradescope", (exported,)), [(exported, report)]), "gradescope-results")
+    assert gs["score"] == 0.0 and "The judge failed (not your fault): RuntimeError: disk full" in gs["output"]
