@@ -4,7 +4,7 @@
 Two checks. The fast one renders each committed JSON report (``<verdict>.json``) in every format and compares
 with the committed files: it needs no worker. The other judges each submission on the small problem of
 ``tests/test_adversarial.py`` and compares its normalised JSON report with the committed one. Normalised means:
-times, memory, limits' numbers, paths, line numbers in tracebacks, frames of the judge's own code, versions,
+times, memory, limits' numbers, paths, line numbers in tracebacks, versions,
 the security level and the submission's hash are replaced by fixed words, and floats are cut to 6 digits.
 ``internal_error`` has no submission (no submission can cause it): its report is the judge's own failure report.
 
@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from judge.package.problem import load_problem
-from judge.pipeline import failure_report, judge_file
+from judge.pipeline import Submitted, failure_report, judge_guarded
 from judge.report.render import render
 from tests.conftest import REFERENCE_SOURCE, SLUG
 from tests.test_adversarial import adversarial_root  # noqa: F401 -- a fixture
@@ -38,21 +38,9 @@ LIMIT_EXCEPTIONS = ("cpu", "wall", "memory", "CloseToLimit")
 NUMBER = re.compile(r"\d+(\.\d+)?")
 
 
-def _trace(trace: str) -> str:
-    """A traceback with only the submission's own frames, its scratch folder and line numbers replaced."""
-    kept, skipping = [], False
-    for line in trace.splitlines():
-        if line.startswith("  File "):
-            skipping = "solution.py" not in line
-            line = re.sub(r'"[^"]*solution\.py", line \d+', '"<scratch>/solution.py", line N', line)
-        elif not line.startswith("    "):
-            skipping = False
-        if not skipping:
-            kept.append(line)
-    return "\n".join(kept) + ("\n" if trace.endswith("\n") else "")
-
-
-def _error(error: dict[str, Any] | None) -> dict[str, Any] | None:
+def _error(error: dict[str, Any] | None, name: str) -> dict[str, Any] | None:
+    """An error with its limits' numbers, and its file's folder and line numbers, replaced. Traceback frames are
+    kept as they are: a frame of the judge's own in a learner's report would show as a diff."""
     if not error:
         return error
     error = dict(error)
@@ -61,8 +49,8 @@ def _error(error: dict[str, Any] | None) -> dict[str, Any] | None:
     if error.get("exc") in LIMIT_EXCEPTIONS:
         error["msg"] = NUMBER.sub("N", error["msg"])
     if error.get("trace"):
-        error["trace"] = _trace(error["trace"])
-    error["msg"] = re.sub(r"\(solution\.py, line \d+\)", "(solution.py, line N)", error.get("msg", ""))
+        error["trace"] = re.sub(r'"[^"]*\.py", line \d+', f'"{name}", line N', error["trace"])
+    error["msg"] = re.sub(r"\([^()]*\.py, line \d+\)", f"({name}, line N)", error.get("msg", ""))
     return error
 
 
@@ -84,7 +72,7 @@ def normalise(report: dict[str, Any], verdict: str) -> dict[str, Any]:
     judge = report["judge"]
     judge.update({"version": "VERSION", "torch": "TORCH", "security_level": "LEVEL"})
     if judge.get("startup_error"):
-        judge["startup_error"] = _error(judge["startup_error"])
+        judge["startup_error"] = _error(judge["startup_error"], f"{verdict}.py")
     for test in report["tests"]:
         test["execution_time"] = 0.0
         extra = test["extra_data"]
@@ -94,7 +82,7 @@ def normalise(report: dict[str, Any], verdict: str) -> dict[str, Any]:
             if "limit" in call:
                 call["limit"] = NUMBER.sub("N", call["limit"].replace("wall time", "CPU time"))
             if "error" in call:
-                call["error"] = _error(call["error"])
+                call["error"] = _error(call["error"], f"{verdict}.py")
     return report
 
 
@@ -120,12 +108,12 @@ def test_each_verdict_gets_the_committed_report(verdict, adversarial_root, tmp_p
     problem = load_problem(adversarial_root / "problems" / SLUG)
     path = tmp_path / f"{verdict}.py"
     if verdict == "internal_error":
-        report = failure_report(problem, path, "submit", "cpu", INTERNAL_REASON)
+        report = failure_report(problem, Submitted(path, b""), "submit", "cpu", INTERNAL_REASON)
     else:
         path.write_text(_source(verdict), encoding="utf-8")
         with pytest.MonkeyPatch.context() as patch:
             patch.setenv("JUDGE_CACHE", str(adversarial_root / "cache"))  # the limits calibrated for this problem
-            report = judge_file(problem, path, "submit", "cpu")
+            report = judge_guarded(problem, "submit", "cpu", Submitted.read(path))
     assert report["verdict"] == verdict
     _compare(_golden(f"{verdict}.json"), json.dumps(normalise(report, verdict), indent=2, ensure_ascii=False) + "\n")
 

@@ -36,6 +36,7 @@ from judge.machine import judge_version
 from judge.package.cases import tag_nonfinite
 from judge.package.describe import describe_inputs
 from judge.package.tolerance import DEFAULT, Tolerance
+from judge.worker.main import SOURCE_NAME
 
 SCHEMA_VERSION = 1
 MB = 2**20
@@ -55,7 +56,17 @@ def _failed_field(call: CallResult) -> str | None:
     return comparison.differences[0].field if comparison.differences else None
 
 
-def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, str]]) -> dict[str, Any]:
+def _named(error: dict[str, Any] | None, source: str) -> dict[str, Any] | None:
+    """A worker's error with the name its submission was compiled under replaced by the learner's own (the path
+    they gave, ``notebook``, ``browser``), so messages and tracebacks point into their file."""
+    if not error:
+        return error
+    return {k: v.replace(SOURCE_NAME, source) if k in ("msg", "trace") and type(v) is str else v
+            for k, v in error.items()}
+
+
+def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, str]],
+          source: str) -> dict[str, Any]:
     entry: dict[str, Any] = {"method": call.method, "verdict": call.verdict.value,
                              "cpu_time_s": round(call.cpu_s, 4), "failed_field": _failed_field(call)}
     if not visible:
@@ -68,7 +79,7 @@ def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, 
         "expected": tag_nonfinite(expected),
         "differences": [_difference(d) for d in (comparison.differences if comparison else [])],
         "format_error": _difference(comparison.format_error) if comparison and comparison.format_error else None,
-        "error": call.error,
+        "error": _named(call.error, source),
         "stdout": call.output,
         "hints": hints,
     })
@@ -86,7 +97,7 @@ def _hints(result: CaseResult, expected: list[Any] | None, catalogue: dict[str, 
 
 
 def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue: dict[str, str],
-          tolerance: Tolerance) -> dict[str, Any]:
+          tolerance: Tolerance, source: str) -> dict[str, Any]:
     visible = not result.case.hidden
     passed = result.verdict is Verdict.ACCEPTED
     hints = _hints(result, expected, catalogue, tolerance)
@@ -98,7 +109,7 @@ def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue
         "peak_memory_mb": round(result.peak_rss_bytes / MB, 1),
         "time_limit_s": round(result.limits.cpu_s, 3),
         "memory_limit_mb": round(result.limits.memory_bytes / MB),
-        "calls": [_call(c, expected[i] if expected else None, visible, hints.get(i, []))
+        "calls": [_call(c, expected[i] if expected else None, visible, hints.get(i, []), source)
                   for i, c in enumerate(result.calls)],
     }
     if visible:
@@ -136,7 +147,11 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
     passed = sum(v is Verdict.ACCEPTED for v in verdicts)
     catalogue = getattr(problem, "hints", {})
     tolerance = getattr(problem, "tolerance", DEFAULT)
-    tests = [_test(i + 1, r, expected[i] if expected else None, catalogue, tolerance) for i, r in enumerate(results)]
+    source = submission["path"]
+    tests = [_test(i + 1, r, expected[i] if expected else None, catalogue, tolerance, source)
+             for i, r in enumerate(results)]
+    if environment.get("startup_error"):
+        environment = {**environment, "startup_error": _named(environment["startup_error"], source)}
     scope = messages.say("scope_run" if mode == "run" else "scope_submit")
     return {
         "schema_version": SCHEMA_VERSION,

@@ -25,12 +25,14 @@ and memory itself and checks every reply (:mod:`judge.judging.result`).
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
+import linecache
 import os
 import struct
 import sys
 import traceback
+import types
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -38,6 +40,11 @@ from judge.worker import landlock, privileges
 
 ENCODE_DEPTH = 32
 MESSAGE_CHARS = 2000
+SOURCE_NAME = "<submission>"
+"""the file name the submission is compiled under: its frames are told from the judge's by it, and reports show
+the learner's own name for it (:func:`judge.report.build.build_report`)"""
+TRACE_FRAMES = 8
+"""the submission's frames a traceback keeps, the innermost ones"""
 WARM_OBJECTS = {
     "model": {"kind": "mlp", "seed": 0, "layers": [
         {"linear": [3, 2], "weight": {"init": "kaiming_normal"}, "bias": {"init": "normal"}}, {"act": "relu"},
@@ -104,9 +111,22 @@ def _describe(value: Any) -> str:
     return f"an object of type {type(value).__name__[:60]}"
 
 
+def learner_trace(exc: BaseException) -> str:
+    """The traceback in the learner's terms, as pytest's ``--tb=short`` and LeetCode show one: from the first frame
+    of the submission's own file (:data:`SOURCE_NAME`) on, with the judge's frames before it and importlib's
+    frozen frames dropped, and without the exception's own line (reports show its type and message above it). A
+    syntax error has no such frame: it is the offending line and its caret alone."""
+    if isinstance(exc, SyntaxError):
+        return "".join(traceback.format_exception_only(exc)[:-1])  # its last line repeats the message
+    frames = traceback.extract_tb(exc.__traceback__)
+    first = next((i for i, f in enumerate(frames) if f.filename == SOURCE_NAME), len(frames))
+    kept = traceback.StackSummary.from_list([f for f in frames[first:] if not f.filename.startswith("<frozen ")])
+    return "".join(kept.format()[-TRACE_FRAMES:])
+
+
 def _error(exc: BaseException) -> dict[str, Any]:
-    tail = traceback.format_exception(exc)[-6:]
-    return {"exc": type(exc).__name__[:60], "msg": str(exc)[:MESSAGE_CHARS], "trace": "".join(tail)[-MESSAGE_CHARS:]}
+    return {"exc": type(exc).__name__[:60], "msg": str(exc)[:MESSAGE_CHARS],
+            "trace": learner_trace(exc)[-MESSAGE_CHARS:]}
 
 
 def _force_full_fp32(torch: Any, device: str) -> None:
@@ -176,10 +196,16 @@ class Requests:
 
 
 def _import_solution(path: str, methods: list[str]) -> Any:
-    spec = importlib.util.spec_from_file_location("solution", path)
-    module = importlib.util.module_from_spec(spec)
+    """Run the submission as module ``solution``, compiled under :data:`SOURCE_NAME` (its lines registered with
+    :mod:`linecache`, so tracebacks still quote them), and return an instance of its class ``Solution``."""
+    with open(path, "rb") as file:
+        source = file.read()
+    lines = source.decode("utf-8", "replace").splitlines(keepends=True)
+    linecache.cache[SOURCE_NAME] = (len(source), None, lines, SOURCE_NAME)
+    module = types.ModuleType("solution")
+    module.__file__ = path
     sys.modules["solution"] = module
-    spec.loader.exec_module(module)
+    exec(compile(source, SOURCE_NAME, "exec", dont_inherit=True), module.__dict__)  # noqa: S102 -- in the worker
     cls = getattr(module, "Solution", None)
     if not isinstance(cls, type):
         raise ImportError("the file defines no class Solution")
