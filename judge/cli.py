@@ -243,10 +243,12 @@ def cmd_mutate(args: argparse.Namespace) -> int:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from judge.author.scaffold import scaffold
+    from judge.author.scaffold import is_found, scaffold
 
     package, reference = scaffold(args.slug)
     print(messages.say("new_written", package=package, reference=reference))
+    if not is_found(package):
+        print(messages.say("new_set_root", root=package.parent, sep=os.pathsep))
     print(messages.say("new_next", reference=reference, cases=package / "cases", slug=args.slug))
     return EXIT_OK
 
@@ -306,7 +308,7 @@ def parser() -> argparse.ArgumentParser:
         ("history", cmd_history, "list your past attempts at a problem (or at every problem)"),
         ("serve", cmd_serve, "practise in your browser: a local site with the problems, an editor, Run and Submit"),
         ("statement", cmd_statement, "render a problem statement"),
-        ("new", cmd_new, "author: start a new problem package (and its reference stub) from a skeleton"),
+        ("new", cmd_new, "author: start a new problem package (and its reference stub) from a skeleton, in ./problems or $JUDGE_PROBLEMS"),
         ("gen", cmd_gen, "author: compute expected values with the reference and reject fragile cases"),
         ("verify", cmd_verify, "author: check problem packages and judge their declared submissions"),
         ("mutate", cmd_mutate, "author: judge one-mistake mutants of the reference against the cases: which survive"),

@@ -248,6 +248,7 @@ CATALOGUE: dict[str, str] = {
     "new_exists": "{path} already exists; choose another slug, or remove it first",
     "new_bad_slug": "'{slug}' is not a valid slug: use lowercase letters, digits and single hyphens, e.g. grad-clip-audit",
     "new_written": "wrote {package} and the reference stub {reference}",
+    "new_set_root": "the judge looks for problems there once you set JUDGE_PROBLEMS={root} (more folders: join them with '{sep}')",
     "new_next": "next: write the reference in {reference}, add cases under {cases}, then 'judge gen {slug}' and 'judge verify {slug}' (see docs/authoring.md)",
     "verify_start": "== {slug}",
     "verify_ok": "ok  {verdict:<22} {name}",

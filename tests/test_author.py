@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 import textwrap
 
 import pytest
 
 from judge.author.scaffold import SKELETON
-from tests.conftest import REFERENCE_SOURCE, SLUG, TOY_CASES, TOY_MEMORY_MB, build_toy, judge_json, run_judge
+from tests.conftest import REFERENCE_SOURCE, SLUG, TOY_CASES, TOY_MEMORY_MB, build_toy, judge_env, judge_json, run_judge
 
 REFERENCE = textwrap.dedent('''
     import torch
@@ -106,3 +108,16 @@ def test_a_problem_tolerance_reaches_verdicts_reports_and_statements(tmp_path):
     assert (code, report["verdict"]) == (1, "wrong_answer")
     first = report["tests"][0]["extra_data"]["calls"][0]["differences"][0]
     assert first["tolerance"] == pytest.approx(max(0.001, 0.001 * abs(first["expected"])) + 1e-9)
+
+
+def test_new_without_judge_problems_writes_into_the_current_folder_never_the_bundle(tmp_path):
+    from judge.package.problem import bundle
+
+    env = {k: v for k, v in judge_env(None).items() if k not in ("JUDGE_PROBLEMS", "JUDGE_SOLUTIONS")}
+    made = subprocess.run([sys.executable, "-m", "judge", "new", "fresh-idea"], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=120)
+    assert made.returncode == 0, made.stderr
+    assert (tmp_path / "problems" / "fresh-idea" / "problem.toml").is_file()
+    assert (tmp_path / "solutions" / "fresh-idea.py").is_file()
+    assert not (bundle() / "problems" / "fresh-idea").exists()
+    assert f"JUDGE_PROBLEMS={tmp_path / 'problems'}" in made.stdout  # how to make the judge find it

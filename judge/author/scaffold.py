@@ -14,7 +14,7 @@ from pathlib import Path
 from string import Template
 
 from judge.errors import BadInput
-from judge.package.problem import problems_roots, solutions_roots
+from judge.package.problem import env_folders, problems_roots
 
 SKELETON = Path(__file__).with_name("skeleton")
 SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
@@ -26,12 +26,26 @@ def title_of(slug: str) -> str:
     return " ".join(word.capitalize() for word in slug.split("-"))
 
 
+def destination(slug: str) -> tuple[Path, Path]:
+    """Where a new package and its reference stub go: the first folder of ``$JUDGE_PROBLEMS`` (and the first
+    reference root), else ``problems/`` and ``solutions/`` in the current folder; never the installed bundle,
+    which a reinstall replaces (and which may be site-packages)."""
+    configured = env_folders("JUDGE_PROBLEMS")
+    root = configured[0] if configured else Path.cwd() / "problems"
+    references = env_folders("JUDGE_SOLUTIONS")
+    return root / slug, (references[0] if references else root.parent / "solutions") / f"{slug}.py"
+
+
+def is_found(package: Path) -> bool:
+    """Whether ``judge`` finds a package written there without ``JUDGE_PROBLEMS`` being set."""
+    return any(package.parent.resolve() == root.resolve() for root in problems_roots())
+
+
 def scaffold(slug: str) -> tuple[Path, Path]:
-    """Write the package and the reference stub; return their paths."""
+    """Write the package and the reference stub (see :func:`destination`); return their paths."""
     if not SLUG.fullmatch(slug):
         raise BadInput("new_bad_slug", slug=slug)
-    # the first root: $JUDGE_PROBLEMS's first folder, else the bundled problems (the checkout's own in a checkout)
-    package, reference = problems_roots()[0] / slug, solutions_roots()[0] / f"{slug}.py"
+    package, reference = destination(slug)
     for path in (package, reference):
         if path.exists():
             raise BadInput("new_exists", path=path)

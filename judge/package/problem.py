@@ -33,14 +33,14 @@ def bundle() -> Path | None:
         return beside if beside.is_dir() else None
 
 
-def _env_folders(name: str) -> list[Path]:
+def env_folders(name: str) -> list[Path]:
     """The folders of an ``os.pathsep``-separated variable, as written."""
     return [Path(p) for p in os.environ.get(name, "").split(os.pathsep) if p]
 
 
 def _existing(name: str) -> list[Path]:
-    """:func:`_env_folders`, each of which must exist, so that a mistyped folder is never silently skipped."""
-    folders = _env_folders(name)
+    """:func:`env_folders`, each of which must exist, so that a mistyped folder is never silently skipped."""
+    folders = env_folders(name)
     for folder in folders:
         if not folder.is_dir():
             raise BadInput("root_missing", variable=name, path=folder)
@@ -54,13 +54,13 @@ def problems_roots() -> list[Path]:
     bundled problem replaces it.
     """
     found = bundle()
-    return _env_folders("JUDGE_PROBLEMS") + ([found / "problems"] if found else [])
+    return env_folders("JUDGE_PROBLEMS") + ([found / "problems"] if found else [])
 
 
 def solutions_roots() -> list[Path]:
     """Where reference solutions are looked for, in order: each folder of ``$JUDGE_SOLUTIONS``, then the
     ``solutions/`` folder beside each problem root (see :attr:`Problem.reference`)."""
-    return _env_folders("JUDGE_SOLUTIONS") + [root.parent / "solutions" for root in problems_roots()]
+    return env_folders("JUDGE_SOLUTIONS") + [root.parent / "solutions" for root in problems_roots()]
 
 
 @dataclass(frozen=True)
