@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable
 from judge import messages
 from judge.doctor import version_line
 from judge.errors import BadInput, JudgeError
-from judge.package.problem import find_problem
+from judge.package.problem import find_problem, unknown_problem
 from judge.platforms.commands import add_commands
 from judge.report.escape import visible
 from judge.report.render import FORMATS, render, use_color
@@ -214,7 +214,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     known = available()
     for slug in args.slugs:
         if slug not in known:
-            raise BadInput("unknown_problem", slug=slug, known=", ".join(known))
+            raise unknown_problem(slug, known)
     _require_device(args.device)
     passed = verify(args.slugs, declared=not args.no_submissions, log=print, device=args.device,
                     mutation=not args.no_mutation, warnings=args.warnings)
@@ -308,7 +308,7 @@ def parser() -> argparse.ArgumentParser:
         ("history", cmd_history, "list your past attempts at a problem (or at every problem)"),
         ("serve", cmd_serve, "practise in your browser: a local site with the problems, an editor, Run and Submit"),
         ("statement", cmd_statement, "render a problem statement"),
-        ("new", cmd_new, "author: start a new problem package (and its reference stub) from a skeleton, in ./problems or $JUDGE_PROBLEMS"),
+        ("new", cmd_new, "author: start a new problem package and its reference stub (in ./problems or $JUDGE_PROBLEMS)"),
         ("gen", cmd_gen, "author: compute expected values with the reference and reject fragile cases"),
         ("verify", cmd_verify, "author: check problem packages and judge their declared submissions"),
         ("mutate", cmd_mutate, "author: judge one-mistake mutants of the reference against the cases: which survive"),

@@ -10,6 +10,7 @@ from typing import Any
 
 CATALOGUE: dict[str, str] = {
     # bad input (exit 2)
+    "unknown_problem_close": "unknown problem '{slug}'; did you mean {close}? ('judge list' shows them all)",
     "unknown_problem": "unknown problem '{slug}'; run 'judge list' to see the problems ({known})",
     "no_problems": "no problems found in {roots}; set JUDGE_PROBLEMS to the folder that holds them (several: separated by '{sep}')",
     "root_missing": "{variable} names {path}, which is not a folder; correct or remove it",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import importlib.resources
 import os
 import tomllib
@@ -215,8 +216,17 @@ def available() -> list[str]:
     return sorted(_packages())
 
 
+def unknown_problem(slug: str, known: list[str]) -> BadInput:
+    """The one-line error for a slug that names no problem: the closest names first ("did you mean"), as
+    ``git`` and ``cargo`` suggest a misspelt command, then every name."""
+    close = difflib.get_close_matches(slug, known, n=3, cutoff=0.6)
+    if close:
+        return BadInput("unknown_problem_close", slug=slug, close=" or ".join(f"'{c}'" for c in close))
+    return BadInput("unknown_problem", slug=slug, known=", ".join(sorted(known)))
+
+
 def find_problem(slug: str) -> Problem:
     packages = _packages()
     if slug not in packages:
-        raise BadInput("unknown_problem", slug=slug, known=", ".join(sorted(packages)))
+        raise unknown_problem(slug, list(packages))
     return load_problem(packages[slug])
