@@ -63,7 +63,7 @@ def _judge(args: argparse.Namespace, mode: str) -> int:
     if warning:
         print(f"judge: {warning}", file=sys.stderr)
     color = use_color(args.output is None and sys.stdout.isatty(), args.no_color)
-    _write(render(report, args.format, color), args.output)
+    _write(render(report, args.format, color, args.verbose), args.output)
     exits = {Severity.PASS: EXIT_OK, Severity.FAIL: EXIT_NOT_ACCEPTED, Severity.JUDGE_FAULT: EXIT_INTERNAL}
     return exits[VERDICTS[Verdict(report["verdict"])].severity]
 
@@ -274,6 +274,7 @@ def _add_judging_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--output", type=Path, help="write the report to this file instead of the terminal")
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where the worker runs (default: cpu)")
     p.add_argument("--no-color", action="store_true", help="no colours (also: set NO_COLOR)")
+    p.add_argument("--verbose", action="store_true", help="show the worker's security layers in full")
 
 
 def _add_grading_options(grade: argparse.ArgumentParser, merge: argparse.ArgumentParser) -> None:
@@ -323,7 +324,7 @@ def parser() -> argparse.ArgumentParser:
     add_commands(sub)
     for name in ("run", "submit"):
         _add_judging_options(made[name])
-    for name in ("list", "show", "history"):
+    for name in ("list", "show", "history", "start"):
         made[name].add_argument("--no-color", action="store_true", help="no colours (also: set NO_COLOR)")
     made["show"].add_argument("slug", help="the problem, e.g. training-diagnostics")
     made["show"].add_argument("--lang", choices=("en", "zh"), default="en", help="statement language (default: en)")

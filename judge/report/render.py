@@ -74,6 +74,7 @@ def environment(output: str, color: bool = False) -> jinja2.Environment:
     env.filters["ms"] = lambda s: f"{s * 1000:.1f} ms" if s is not None else "-"
     env.filters["url_path"] = escape.url_path
     env.filters["one_line"] = escape.inline
+    env.filters["level_only"] = lambda level: str(level).split(" ", 1)[0]  # "L2 (limits, ...)": "L2"
     env.globals["junit"] = junit
     if output == "markdown":
         env.filters["code"] = lambda v: _Shown(escape.markdown_code(str(v)))
@@ -90,14 +91,17 @@ def use_color(stream_is_tty: bool, no_color_flag: bool) -> bool:
     return stream_is_tty and not no_color_flag and not os.environ.get("NO_COLOR")
 
 
-def render(report: dict[str, Any], fmt: str, color: bool = False) -> str:
+def render(report: dict[str, Any], fmt: str, color: bool = False, verbose: bool = False) -> str:
+    """``report`` in ``fmt``. The security level is its short name (``L2``) unless ``verbose``: its full
+    description, some 200 characters of the worker's layers, is for those who ask (and always in JSON)."""
     if fmt == "json":
         return json.dumps(escape.json_safe(report), indent=2, allow_nan=False) + "\n"
     output = OUTPUT_TYPES[fmt]
     template = environment(output, color and output == "text").get_template(_TEMPLATES[fmt])
-    return template.render(r=escape.displayable(report))
+    return template.render(r=escape.displayable(report), verbose=verbose)
 
 
-def html_fragment(report: dict[str, Any]) -> str:
+def html_fragment(report: dict[str, Any], verbose: bool = False) -> str:
     """The HTML report without its page around it, styled inside its own ``div``: for a notebook cell's output."""
-    return environment("html").get_template("report.fragment.html.j2").render(r=escape.displayable(report))
+    return environment("html").get_template("report.fragment.html.j2").render(r=escape.displayable(report),
+                                                                              verbose=verbose)
