@@ -67,12 +67,16 @@ def grade_folder(problem: Problem, submissions: Path, out: Path, *, jobs: int, d
         store.save(with_grading(report, item, key, run))
         saved += 1
 
+    name = str(shard) if shard else None
     try:
         run_slots(plan, todo, jobs, save, progress)
     except KeyboardInterrupt:
-        raise Interrupted(len(loaded) - len(todo) + saved, len(loaded)) from None
+        reports = [r for item in loaded if (r := store.current(item, key)) is not None]
+        write_outputs(out, summarise(problem.slug, problem.title, name, reports, len(loaded) - len(reports)),
+                      reports, csv_bom)  # what is judged so far, marked incomplete
+        raise Interrupted(len(reports), len(loaded)) from None
     reports = [store.load(s.student) for s in found]
-    summary = summarise(problem.slug, problem.title, str(shard) if shard else None, reports)
+    summary = summarise(problem.slug, problem.title, name, reports)
     return Graded(summary, write_outputs(out, summary, reports, csv_bom), len(todo), len(loaded) - len(todo),
                   time.monotonic() - started)
 
@@ -115,6 +119,8 @@ def merge_folders(folders: list[Path], out: Path, csv_bom: bool = False) -> tupl
     _check_shards(parts)
     store, owner, reports = Store(out), {}, []
     for folder, meta in parts:
+        if meta.get("incomplete"):
+            raise BadInput("merge_interrupted", path=folder, missing=meta["incomplete"])
         source = Store(folder)
         for row in meta["students"]:
             student = row["student"]

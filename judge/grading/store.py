@@ -45,7 +45,7 @@ def with_grading(report: dict[str, Any], loaded: Loaded, key: str, run: str) -> 
     """The report to store: the judge's report plus where it came from and when."""
     return {**report, "grading": {
         "student": loaded.submission.student,
-        "source": str(loaded.submission.path),
+        "source": str(loaded.submission.path.absolute()),  # the class view reads it from any folder
         "content_sha256": loaded.content_sha256,
         "judge_key": key,
         "run": run,

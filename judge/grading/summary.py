@@ -52,6 +52,8 @@ class ClassSummary:
     """``K/N`` when this is one shard of a class, None for a whole class"""
     rows: list[Row]
     cases: list[CaseRate]
+    missing: int = 0
+    """submissions found but not judged yet: a run stopped with Ctrl-C writes what it has, marked incomplete"""
 
     @property
     def verdicts(self) -> dict[str, int]:
@@ -63,6 +65,7 @@ class ClassSummary:
         return {
             "problem": {"slug": self.slug, "title": self.title},
             "shard": self.shard,
+            "incomplete": self.missing,
             "students": [row.__dict__ for row in self.rows],
             "verdicts": self.verdicts,
             "cases": [{**rate.__dict__, "rate": round(rate.rate, 4)} for rate in self.cases],
@@ -80,7 +83,9 @@ def _case_rates(reports: list[dict[str, Any]]) -> list[CaseRate]:
     return [CaseRate(case, hidden[case], n, len(reports)) for case, n in passed.items()]
 
 
-def summarise(slug: str, title: str, shard: str | None, reports: list[dict[str, Any]]) -> ClassSummary:
-    """The summary of the stored ``reports`` (each with its ``grading`` block), in student order."""
+def summarise(slug: str, title: str, shard: str | None, reports: list[dict[str, Any]],
+              missing: int = 0) -> ClassSummary:
+    """The summary of the stored ``reports`` (each with its ``grading`` block), in student order; ``missing``
+    submissions of the class were not judged (an interrupted run)."""
     reports = sorted(reports, key=lambda r: r["grading"]["student"])
-    return ClassSummary(slug, title, shard, [Row.of(r) for r in reports], _case_rates(reports))
+    return ClassSummary(slug, title, shard, [Row.of(r) for r in reports], _case_rates(reports), missing)

@@ -24,6 +24,7 @@ from typing import Any, Callable
 import jinja2
 from markupsafe import Markup
 
+from judge import messages
 from judge.package.cases import untag_nonfinite
 from judge.report import escape, junit
 from judge.report.style import ansi, verdict_css
@@ -71,6 +72,7 @@ def environment(output: str, color: bool = False) -> jinja2.Environment:
     env.filters["rjust"] = lambda v, n: str(v).rjust(n)
     env.filters["json"] = lambda v: json.dumps(untag_nonfinite(v))
     env.globals["verdict_css"] = verdict_css
+    env.globals["say"] = messages.say  # the judge's own sentences, escaped like any value
     env.filters["ms"] = lambda s: f"{s * 1000:.1f} ms" if s is not None else "-"
     env.filters["url_path"] = escape.url_path
     env.filters["one_line"] = escape.inline
