@@ -17,6 +17,7 @@ from judge.doctor import version_line
 from judge.errors import BadInput, JudgeError
 from judge.package.problem import find_problem, unknown_problem
 from judge.platforms.commands import add_commands
+from judge.practice.commands import add_commands as add_practice_commands
 from judge.report.escape import visible
 from judge.report.render import FORMATS, render, use_color
 
@@ -58,8 +59,9 @@ def _judge(args: argparse.Namespace, mode: str) -> int:
 
     problem = find_problem(args.slug)
     path = _solution_path(args)
-    report = judge_guarded(problem, mode, args.device, Submitted(path, read_submission(path)))
-    _, warning = record_report(report)
+    data = read_submission(path)
+    report = judge_guarded(problem, mode, args.device, Submitted(path, data))
+    _, warning = record_report(report, code=data.decode("utf-8"))  # read_submission checked that it is UTF-8
     if warning:
         print(f"judge: {warning}", file=sys.stderr)
     color = use_color(args.output is None and sys.stdout.isatty(), args.no_color)
@@ -165,21 +167,6 @@ def cmd_start(args: argparse.Namespace) -> int:
         raise BadInput("start_unwritable", path=path, reason=exc.strerror) from None
     print(messages.say("start_written", title=problem.title, path=path))
     print(messages.say("start_next", slug=problem.slug, file="" if path == default else f" {path}"))
-    return EXIT_OK
-
-
-def cmd_history(args: argparse.Namespace) -> int:
-    from judge.practice.history import attempts, db_path
-    from judge.practice.views import attempt_list
-
-    if args.slug:
-        find_problem(args.slug)
-    found = attempts(args.slug)
-    if not found:
-        print(messages.say("history_empty", slug=args.slug) if args.slug else messages.say("history_empty_all"))
-        return EXIT_OK
-    sys.stdout.write(attempt_list(found, use_color(sys.stdout.isatty(), args.no_color), str(db_path()),
-                                  one_problem=bool(args.slug)))
     return EXIT_OK
 
 
@@ -306,7 +293,6 @@ def parser() -> argparse.ArgumentParser:
         ("start", cmd_start, "write a problem's starter file to work in"),
         ("run", cmd_run, "judge a solution on the sample cases, with full detail"),
         ("submit", cmd_submit, "judge a solution on every case, samples then hidden"),
-        ("history", cmd_history, "list your past attempts at a problem (or at every problem)"),
         ("serve", cmd_serve, "practise in your browser: a local site with the problems, an editor, Run and Submit"),
         ("statement", cmd_statement, "render a problem statement"),
         ("new", cmd_new, "author: start a new problem package and its reference stub (in ./problems or $JUDGE_PROBLEMS)"),
@@ -322,9 +308,10 @@ def parser() -> argparse.ArgumentParser:
         made[name] = sub.add_parser(name, help=help_text, description=help_text)
         made[name].set_defaults(handler=handler)
     add_commands(sub)
+    add_practice_commands(sub)
     for name in ("run", "submit"):
         _add_judging_options(made[name])
-    for name in ("list", "show", "history", "start"):
+    for name in ("list", "show", "start"):
         made[name].add_argument("--no-color", action="store_true", help="no colours (also: set NO_COLOR)")
     made["show"].add_argument("slug", help="the problem, e.g. training-diagnostics")
     made["show"].add_argument("--lang", choices=("en", "zh"), default="en", help="statement language (default: en)")
@@ -332,7 +319,6 @@ def parser() -> argparse.ArgumentParser:
     made["start"].add_argument("path", nargs="?",
                                help="where to write it (default: <slug>.py; a folder: <folder>/<slug>.py)")
     made["start"].add_argument("--force", action="store_true", help="replace an existing file")
-    made["history"].add_argument("slug", nargs="?", help="the problem (default: every problem)")
     made["serve"].add_argument("--port", type=int, default=8765, help="port to listen on (default: 8765; 0: any free one)")
     made["serve"].add_argument("--host", help="listen on this address instead of 127.0.0.1 (others could then reach "
                                               "the site and run code as you: prints a warning)")

@@ -10,6 +10,8 @@ from typing import Any
 
 CATALOGUE: dict[str, str] = {
     # bad input (exit 2)
+    "watch_waiting": "watching {path}: save it to judge the samples again (not recorded in the history; Ctrl-C stops)",
+    "watch_stopped": "stopped watching",
     "unknown_problem_close": "unknown problem '{slug}'; did you mean {close}? ('judge list' shows them all)",
     "unknown_problem": "unknown problem '{slug}'; run 'judge list' to see the problems ({known})",
     "no_problems": "no problems found in {roots}; set JUDGE_PROBLEMS to the folder that holds them (several: separated by '{sep}')",
@@ -192,7 +194,15 @@ CATALOGUE: dict[str, str] = {
     "show_new": "your status: new · 'judge start {slug}' writes the starter file",
     "history_empty": "no attempts at {slug} yet; 'judge start {slug}' writes the starter file",
     "history_empty_all": "no attempts yet; 'judge list' shows the problems",
-    "history_where": "{count} attempt(s), newest first · kept in {path}",
+    "history_where": "{count} attempt(s), newest first · kept in {path} · 'judge history SLUG --show N' prints attempt N's code, '--restore N [FILE]' writes it back",
+    "history_no_attempt": "no attempt {number} at {slug}: there are {count} (1 is the newest; 'judge history {slug}' lists them)",
+    "history_no_code": "attempt {number} at {slug} was recorded before the history kept code; only its hash is known",
+    "history_restore_exists": "{path} exists and differs from attempt {number} at {slug}; add --force to replace it, or name another file",
+    "history_restored": "wrote attempt {number} at {slug} to {path}",
+    "history_bad_restore": "--restore takes a number and at most one file ('--restore 2 mine.py'), not '{given}'",
+    "history_which_problem": "--show and --restore need the problem: 'judge history SLUG --show N'",
+    "help_watch": "judge a solution on the sample cases again every time you save it (Ctrl-C stops)",
+    "help_history": "list your past attempts at a problem (or at every problem), show one's code or restore it",
     "check_source_missing": "cannot find the source of class {name}: define it in a notebook cell or a .py file, or pass its source as a string",
     "check_not_a_class": "check() needs your Solution class or its source code as a string, not {kind}",
     "magic_usage": "usage: %%judge <problem> [--submit] at the top of a cell that defines class Solution",
@@ -293,7 +303,7 @@ CATALOGUE: dict[str, str] = {
 
 
 LIST_COLUMNS = ("status", "problem", "title", "difficulty", "tries", "tags")
-HISTORY_COLUMNS = ("when", "problem", "mode", "verdict", "passed", "cpu time", "code")
+HISTORY_COLUMNS = ("when", "problem", "mode", "verdict", "passed", "cpu time", "code", "#")
 
 
 def say(key: str, **fields: Any) -> str:

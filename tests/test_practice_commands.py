@@ -109,7 +109,7 @@ def test_history_lists_attempts_newest_first(home):
     history.record(_attempt("dead-relu-detector", "run", "wrong_answer", "2026-01-01T00:00:00+00:00"))
     history.record(_attempt("dead-relu-detector", "submit", "accepted", "2026-01-01T00:05:00+00:00"))
     lines = run_judge(["history", "dead-relu-detector"]).stdout.splitlines()
-    assert lines[0].split() == ["when", "mode", "verdict", "passed", "cpu", "time", "code"]
+    assert lines[0].split() == ["when", "mode", "verdict", "passed", "cpu", "time", "code", "#"]
     assert [line.split()[2] for line in lines[1:3]] == ["submit", "run"]
 
 

@@ -1,6 +1,6 @@
 """Every judged attempt, in one SQLite file: ``history.sqlite3`` in :func:`judge.places.data_home`.
 
-Table ``attempts`` (schema version 1, kept in ``PRAGMA user_version``), one row per ``judge run``,
+Table ``attempts`` (schema version 2, kept in ``PRAGMA user_version``), one row per ``judge run``,
 ``judge submit`` or notebook check:
 
 ``at``           when, UTC, ISO 8601 to the second
@@ -12,6 +12,8 @@ Table ``attempts`` (schema version 1, kept in ``PRAGMA user_version``), one row 
 ``wall_s``       the whole judgement, worker start-up included
 ``code_sha256``  a hash of the judged source, so identical attempts are recognisable
 ``source``       the file judged, or ``notebook``
+``code``         the judged source itself (version 2; rows written by version 1 have ``""``: a version-1 file is
+                 migrated in place the first time it is opened, its rows kept)
 
 A problem is *solved* once a submit was accepted, *attempted* once anything was judged, and *new* before.
 Reading never creates the file: a missing file is an empty history.
@@ -32,7 +34,9 @@ from judge.errors import BadInput
 from judge.places import data_home
 from judge.report.escape import inline
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+MIGRATIONS = {1: "ALTER TABLE attempts ADD COLUMN code TEXT NOT NULL DEFAULT ''"}
+"""from each version to the next"""
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS attempts (
     id INTEGER PRIMARY KEY,
@@ -45,7 +49,8 @@ CREATE TABLE IF NOT EXISTS attempts (
     cpu_s REAL NOT NULL,
     wall_s REAL NOT NULL,
     code_sha256 TEXT NOT NULL,
-    source TEXT NOT NULL
+    source TEXT NOT NULL,
+    code TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS attempts_by_problem ON attempts (problem, at);
 """
@@ -71,9 +76,11 @@ class Attempt:
     wall_s: float
     code_sha256: str
     source: str
+    code: str = ""
+    """the judged source ("" when not kept: rows from before schema version 2)"""
 
     @classmethod
-    def from_report(cls, report: dict[str, Any]) -> Attempt:
+    def from_report(cls, report: dict[str, Any], code: str = "") -> Attempt:
         """The attempt a report describes; its source is what the report names the submission (a path, or the
         front end's label such as ``notebook``)."""
         return cls(
@@ -83,6 +90,7 @@ class Attempt:
             cpu_s=round(sum(t["extra_data"]["cpu_time_s"] for t in report["tests"]), 4),
             wall_s=report["execution_time"], code_sha256=report["submission"]["sha256"],
             source=inline(report["submission"]["path"]),  # as shown: a path need not be UTF-8
+            code=code,
         )
 
     @property
@@ -112,9 +120,13 @@ def _connect(create: bool) -> sqlite3.Connection | None:
         if create:
             path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)
-        if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version != SCHEMA_VERSION:
             with db:
-                db.executescript(SCHEMA)
+                if version == 0:
+                    db.executescript(SCHEMA)
+                for step in range(version or SCHEMA_VERSION, SCHEMA_VERSION):
+                    db.execute(MIGRATIONS[step])
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         return db
     except (OSError, sqlite3.Error) as exc:
@@ -132,11 +144,12 @@ def record(attempt: Attempt) -> None:
             raise _unavailable(exc) from None
 
 
-def record_report(report: dict[str, Any], keep: Callable[[Attempt], None] | None = None) -> tuple[Attempt, str | None]:
-    """Record a judged report as an attempt (and hand the attempt to ``keep``, where a front end keeps more of
-    it), the one way every front end records one. A history that cannot be written never fails the judgement:
-    the warning to show is returned instead (else None)."""
-    attempt = Attempt.from_report(report)
+def record_report(report: dict[str, Any], keep: Callable[[Attempt], None] | None = None,
+                  code: str = "") -> tuple[Attempt, str | None]:
+    """Record a judged report, and the ``code`` judged, as an attempt (and hand the attempt to ``keep``, where a
+    front end keeps more of it), the one way every front end records one. A history that cannot be written
+    never fails the judgement: the warning to show is returned instead (else None)."""
+    attempt = Attempt.from_report(report, code)
     try:
         record(attempt)
         if keep is not None:
@@ -170,3 +183,14 @@ def progress() -> dict[str, Progress]:
     rows = _query("SELECT problem, MAX(mode = 'submit' AND verdict = 'accepted'), COUNT(*) "
                   "FROM attempts GROUP BY problem")
     return {slug: Progress(Status.SOLVED if solved else Status.ATTEMPTED, count) for slug, solved, count in rows}
+
+
+def numbered(problem: str, number: int) -> Attempt:
+    """Attempt ``number`` at ``problem`` as ``judge history`` numbers them (1: the newest); a one-line error when
+    there is none, or when it was recorded before the history kept code."""
+    found = attempts(problem)
+    if not 1 <= number <= len(found):
+        raise BadInput("history_no_attempt", number=number, slug=problem, count=len(found))
+    if not found[number - 1].code:
+        raise BadInput("history_no_code", number=number, slug=problem)
+    return found[number - 1]

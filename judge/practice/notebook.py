@@ -46,7 +46,7 @@ def judge_source(slug: str, source: str, submit: bool = False) -> dict[str, Any]
         path.write_text(source, encoding="utf-8")
         submitted = Submitted(path, read_submission(path), SOURCE_LABEL)
         report = judge_guarded(problem, "submit" if submit else "run", "cpu", submitted)
-    _, warning = record_report(report)
+    _, warning = record_report(report, code=source)
     if warning:
         print(f"judge: {warning}", file=sys.stderr)
     return report

@@ -44,13 +44,16 @@ def problem_list(problems: list[Problem], progress: dict[str, Progress], color: 
 
 
 def attempt_list(attempts: list[Attempt], color: bool, where: str, one_problem: bool) -> str:
-    """Newest first; the problem column is left out when every attempt is at ``one_problem``."""
+    """Newest first, numbered per problem as ``judge history --show N`` takes them (1: the newest); the problem
+    column is left out when every attempt is at ``one_problem``."""
+    seen: dict[str, int] = {}
+    numbers = [seen.__setitem__(a.problem, seen.get(a.problem, 0) + 1) or seen[a.problem] for a in attempts]
     rows = [(a.local_time, a.problem, a.mode, a.verdict, f"{a.passed}/{a.total}", f"{a.cpu_s * 1000:.1f} ms",
-             a.code_sha256[:10]) for a in attempts]
-    header, right, verdict_column = messages.HISTORY_COLUMNS, frozenset({4, 5}), 3
+             a.code_sha256[:10], str(n)) for a, n in zip(attempts, numbers)]
+    header, right, verdict_column = messages.HISTORY_COLUMNS, frozenset({4, 5, 7}), 3
     if one_problem:
         header, rows = header[:1] + header[2:], [row[:1] + row[2:] for row in rows]
-        right, verdict_column = frozenset({3, 4}), 2
+        right, verdict_column = frozenset({3, 4, 6}), 2
     paint = (verdict_column, [ansi(a.verdict) for a in attempts]) if color else None
     return (table(header, rows, right, paint) + "\n"
             + messages.say("history_where", count=len(attempts), path=where) + "\n")

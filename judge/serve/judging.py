@@ -162,7 +162,7 @@ class Judging:
 
     def _done(self, report: dict[str, Any], code: str) -> dict[str, Any]:
         """Record the attempt in the history and keep its report and code; the last event of a job."""
-        attempt, warning = record_report(report, lambda a: store.keep_attempt(a, report, code))
+        attempt, warning = record_report(report, lambda a: store.keep_attempt(a, report, code), code)
         return {"type": "done", "verdict": report["verdict"], "passed": report["passed"], "total": report["total"],
                 "attempt": store.attempt_key(attempt), "warning": warning, "html": html_fragment(report),
                 "report": report}

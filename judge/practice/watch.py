@@ -1,0 +1,78 @@
+"""``judge watch SLUG FILE``: judge the sample cases again every time the file is saved, as rustlings' ``watch``.
+
+The cost of ``judge run`` is mostly starting: an interpreter, ``import torch``, a check that the cases build
+bit-identically. A watcher pays that once: it keeps one warm process (:class:`judge.worker.forkserver.ForkServer`,
+as ``judge serve`` does) and one plan, and each save is judged by a fresh confined fork of it, exactly as
+``judge run`` judges (same cases, limits and report). Saves are noticed by reading the file every
+:data:`POLL_S` seconds and comparing its bytes (the standard library has no portable file-change events, and a
+file of a few kilobytes costs microseconds to read); a file that is missing for a moment, as when an editor
+saves by renaming, is waited for. Watch runs are drafts: they are not recorded in the history (``judge run``
+and ``judge submit`` are).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from judge.judging.submission import make_plan
+from judge.package.problem import Problem
+from judge.pipeline import Judge, Submitted, judge_guarded
+from judge.worker.forkserver import ForkServer
+from judge.worker.probe import confinement
+
+POLL_S = 0.1
+"""how often the file is looked at"""
+
+
+class Watcher:
+    """One problem's sample cases, judged again and again through one warm process."""
+
+    def __init__(self, problem: Problem, device: str = "cpu"):
+        self.problem, self.device = problem, device
+        self.plan = make_plan(problem, "run", device)
+        self.server: ForkServer | None = None
+        self._judge: Judge | None = None
+
+    def _warm(self) -> Judge:
+        if self.server is None or not self.server.alive:  # first use, or a submission killed it: a new one
+            self.close()
+            self.server = ForkServer(confinement(self.device))
+            self._judge = Judge.forked(self.plan, self.server)
+        return self._judge
+
+    def judge(self, submitted: Submitted) -> dict[str, Any]:
+        """The report of ``judge run`` for ``submitted``."""
+        return judge_guarded(self.problem, "run", self.device, submitted, self._warm)
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+        self.server, self._judge = None, None
+
+
+def _snapshot(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def watch(problem: Problem, path: Path, show: Callable[[dict[str, Any]], None], device: str = "cpu",
+          poll_s: float = POLL_S, keep_going: Callable[[], bool] = lambda: True) -> None:
+    """Judge ``path`` now and after every change to its bytes, handing each report to ``show``, while
+    ``keep_going()`` (Ctrl-C stops it too: the caller catches it)."""
+    watcher = Watcher(problem, device)
+    seen: str | None = None
+    try:
+        while keep_going():
+            data = _snapshot(path)
+            digest = hashlib.sha256(data).hexdigest() if data is not None else None
+            if digest is not None and digest != seen:
+                seen = digest
+                show(watcher.judge(Submitted.read(path)))
+            time.sleep(poll_s)
+    finally:
+        watcher.close()

@@ -1,0 +1,72 @@
+"""The history keeps each attempt's code (schema version 2, migrated from version 1 with its rows kept), and
+``judge history SLUG --show N`` / ``--restore N [FILE]`` give it back."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from judge.practice import history
+
+from tests.conftest import REFERENCE_SOURCE, SLUG, run_judge
+
+VERSION_1 = """
+CREATE TABLE attempts (id INTEGER PRIMARY KEY, at TEXT NOT NULL, problem TEXT NOT NULL, mode TEXT NOT NULL,
+    verdict TEXT NOT NULL, passed INTEGER NOT NULL, total INTEGER NOT NULL, cpu_s REAL NOT NULL,
+    wall_s REAL NOT NULL, code_sha256 TEXT NOT NULL, source TEXT NOT NULL);
+CREATE INDEX attempts_by_problem ON attempts (problem, at);
+INSERT INTO attempts VALUES (1, '2025-05-05T05:05:05+00:00', 'training-diagnostics', 'run', 'wrong_answer', 1, 3,
+    0.01, 1.0, 'cd', 'old.py');
+PRAGMA user_version = 1;
+"""
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("JUDGE_HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    return tmp_path / "home"
+
+
+def _version_1(home) -> None:
+    with sqlite3.connect(home / "history.sqlite3") as db:
+        db.executescript(VERSION_1)
+
+
+def test_a_version_1_history_is_migrated_with_its_rows_kept(home):
+    _version_1(home)
+    [old] = history.attempts(SLUG)
+    assert (old.source, old.verdict, old.code) == ("old.py", "wrong_answer", "")
+    with sqlite3.connect(home / "history.sqlite3") as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == history.SCHEMA_VERSION == 2
+    history.record(history.Attempt(*[getattr(old, f) for f in ("at", "problem", "mode", "verdict", "passed",
+                                                                "total", "cpu_s", "wall_s", "code_sha256")],
+                                   source="new.py", code="print('kept')\n"))
+    assert [a.code for a in history.attempts(SLUG)] == ["print('kept')\n", ""]
+    with pytest.raises(Exception, match="before the history kept code"):
+        history.numbered(SLUG, 2)
+
+
+def test_show_and_restore_give_back_the_judged_code(home, toy_root, tmp_path):
+    first = REFERENCE_SOURCE.replace("'std': _r(x.std())", "'std': _r(x.std(correction=0))")
+    mine = tmp_path / "mine.py"
+    for source in (first, REFERENCE_SOURCE):
+        mine.write_text(source)
+        assert run_judge(["run", SLUG, str(mine)], toy_root, cwd=tmp_path).returncode in (0, 1)
+    listed = run_judge(["history", SLUG], toy_root).stdout.splitlines()
+    assert listed[0].split()[-1] == "#" and [line.split()[-1] for line in listed[1:3]] == ["1", "2"]
+
+    shown = run_judge(["history", SLUG, "--show", "2"], toy_root)
+    assert shown.returncode == 0 and shown.stdout == first
+    refused = run_judge(["history", SLUG, "--restore", "2", str(mine)], toy_root)  # it holds attempt 1
+    assert refused.returncode == 2 and "--force" in refused.stderr and mine.read_text() == REFERENCE_SOURCE
+    restored = run_judge(["history", SLUG, "--restore", "2", str(mine), "--force"], toy_root)
+    assert restored.returncode == 0 and mine.read_text() == first
+    assert run_judge(["history", SLUG, "--restore", "1"], toy_root, cwd=tmp_path).returncode == 0
+    assert (tmp_path / f"{SLUG}.py").read_text() == REFERENCE_SOURCE
+
+    for args, words in ((["--show", "9"], "no attempt 9"), (["--restore", "x"], "takes a number"),
+                        (["--restore", "1", "a.py", "b.py"], "takes a number")):
+        bad = run_judge(["history", SLUG, *args], toy_root)
+        assert bad.returncode == 2 and words in bad.stderr and bad.stderr.count("\n") == 1, bad.stderr
