@@ -60,10 +60,17 @@ def _judge(args: argparse.Namespace, mode: str) -> int:
     problem = find_problem(args.slug)
     path = _solution_path(args)
     data = read_submission(path)
-    report = judge_guarded(problem, mode, args.device, Submitted(path, data))
-    _, warning = record_report(report, code=data.decode("utf-8"))  # read_submission checked that it is UTF-8
-    if warning:
-        print(f"judge: {warning}", file=sys.stderr)
+    if getattr(args, "case", None):  # a case of one's own: not an attempt at the problem's cases, not recorded
+        from judge.judging.submission import custom_plan
+        from judge.pipeline import Judge
+
+        plan = custom_plan(problem, Path(args.case), args.device)
+        report = judge_guarded(problem, mode, args.device, Submitted(path, data), lambda: Judge(plan))
+    else:
+        report = judge_guarded(problem, mode, args.device, Submitted(path, data))
+        _, warning = record_report(report, code=data.decode("utf-8"))  # read_submission checked that it is UTF-8
+        if warning:
+            print(f"judge: {warning}", file=sys.stderr)
     color = use_color(args.output is None and sys.stdout.isatty(), args.no_color)
     _write(render(report, args.format, color, args.verbose), args.output)
     exits = {Severity.PASS: EXIT_OK, Severity.FAIL: EXIT_NOT_ACCEPTED, Severity.JUDGE_FAULT: EXIT_INTERNAL}
@@ -311,6 +318,8 @@ def parser() -> argparse.ArgumentParser:
     add_practice_commands(sub)
     for name in ("run", "submit"):
         _add_judging_options(made[name])
+    made["run"].add_argument("--case", metavar="FILE", help="run a case file of your own (the package's format; "
+                                                            "without expected outputs, the outputs are shown)")
     for name in ("list", "show", "start"):
         made[name].add_argument("--no-color", action="store_true", help="no colours (also: set NO_COLOR)")
     made["show"].add_argument("slug", help="the problem, e.g. training-diagnostics")

@@ -16,11 +16,13 @@ from judge.judging.calibrate import reference_times
 from judge.judging.compare import Comparison, compare
 from judge.judging.limits import CaseLimits, case_limits, fit_memory
 from judge.machine import gpus
-from judge.package.cases import Case
+from judge.package.cases import Case, load_case
 from judge.package.problem import Problem
 from judge.worker import probe
 from judge.worker.confinement import Confinement
 
+CUSTOM = "custom"
+"""the visibility of a learner's own case (``judge run --case``): shown in full like a sample"""
 CUDA_HOST_MEMORY = 1 << 30
 """extra resident memory allowed on ``--device cuda``: the CUDA context alone takes hundreds of MB on the host"""
 
@@ -68,8 +70,9 @@ class Plan:
     """``run`` (samples) or ``submit`` (every case)"""
     device: str
     cases: list[Case]
-    expected: list[list[Any]]
-    """per case, one expected value per call: stays in the judge's process"""
+    expected: list[list[Any]] | None
+    """per case, one expected value per call: stays in the judge's process (None: a learner's own case without
+    expected values, whose outputs are only shown)"""
     expected_devices: list[str]
     """per case, the device whose expected values are used"""
     limits: list[CaseLimits]
@@ -102,3 +105,21 @@ def make_plan(problem: Problem, mode: str, device: str) -> Plan:
     expected, sources = zip(*(expected_for(c, device, problem.slug) for c in cases)) if cases else ((), ())
     limits = case_limits(problem, cases, reference_times(problem, device, confinement))
     return Plan(problem, mode, device, cases, list(expected), list(sources), limits, confinement, checks_for(problem))
+
+
+def custom_plan(problem: Problem, path: Path, device: str) -> Plan:
+    """``judge run --case FILE``: a case file of the learner's own, in the package's format and validated like
+    the package's (one-line errors naming the field). Its ``expected`` outputs are optional: without them the
+    calls' values are only shown (``Plan.expected`` is None). Its limits are those of the problem's slowest case,
+    since no reference time was measured on it."""
+    if device == "cuda" and not cuda_available():
+        raise BadInput("no_cuda")
+    if not path.is_file():
+        raise BadInput("case_unreadable", path=path, reason="no such file")
+    confinement = probe.confinement(device)
+    case = load_case(path, CUSTOM, {m["name"] for m in problem.methods})
+    found = next((s for s in (device, "cpu") if case.outputs(s) is not None), None)
+    times = reference_times(problem, device, confinement)
+    limits = case_limits(problem, [case], {case.id: max(times.values(), default=0.0)})
+    return Plan(problem, "run", device, [case], [case.outputs(found)] if found else None, [found] if found else [],
+                limits, confinement, checks_for(problem))
