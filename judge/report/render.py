@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import textwrap
 from typing import Any, Callable
 
 import jinja2
@@ -76,6 +77,7 @@ def environment(output: str, color: bool = False) -> jinja2.Environment:
     env.filters["ms"] = lambda s: f"{s * 1000:.1f} ms" if s is not None else "-"
     env.filters["url_path"] = escape.url_path
     env.filters["one_line"] = escape.inline
+    env.filters["dedent"] = textwrap.dedent  # a trace's own indentation goes; the report's is added (>= 4)
     env.filters["level_only"] = lambda level: str(level).split(" ", 1)[0]  # "L2 (limits, ...)": "L2"
     env.globals["junit"] = junit
     if output == "markdown":
