@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from judge.package.problem import load_problem
-from judge.pipeline import failure_report, judge_file
+from judge.pipeline import Submitted, failure_report, judge_guarded
 from judge.report.render import render
 from tests.conftest import REFERENCE_SOURCE, SLUG
 from tests.test_adversarial import adversarial_root  # noqa: F401 -- a fixture
@@ -120,12 +120,12 @@ def test_each_verdict_gets_the_committed_report(verdict, adversarial_root, tmp_p
     problem = load_problem(adversarial_root / "problems" / SLUG)
     path = tmp_path / f"{verdict}.py"
     if verdict == "internal_error":
-        report = failure_report(problem, path, "submit", "cpu", INTERNAL_REASON)
+        report = failure_report(problem, Submitted(path, b""), "submit", "cpu", INTERNAL_REASON)
     else:
         path.write_text(_source(verdict), encoding="utf-8")
         with pytest.MonkeyPatch.context() as patch:
             patch.setenv("JUDGE_CACHE", str(adversarial_root / "cache"))  # the limits calibrated for this problem
-            report = judge_file(problem, path, "submit", "cpu")
+            report = judge_guarded(problem, "submit", "cpu", Submitted.read(path))
     assert report["verdict"] == verdict
     _compare(_golden(f"{verdict}.json"), json.dumps(normalise(report, verdict), indent=2, ensure_ascii=False) + "\n")
 
