@@ -1,7 +1,7 @@
 """Judge mutants exactly as submissions are judged, on warm workers, stopping at the first failing case.
 
 This is the one place where mutation testing drives the judge: a mutant's source goes into a file, and
-:class:`judge.pipeline.Judge` judges it with workers forked from a :class:`judge.worker.forkserver.Zygote` (one
+:class:`judge.pipeline.Judge` judges it with workers forked from a :class:`judge.worker.forkserver.ForkServer` (one
 per job slot, started once for the whole run, replaced if it dies), as ``judge grade`` does. The plan is
 :func:`judge.judging.submission.make_plan`'s for the problem's own cases, or :func:`plan_for` for generated
 ones. A mutant is killed by the first case that does not end ``accepted``; judging stops there (the
@@ -25,7 +25,7 @@ from judge.judging.verdict import Verdict
 from judge.package.cases import Case
 from judge.package.problem import Problem
 from judge.pipeline import Judge
-from judge.worker.forkserver import Zygote
+from judge.worker.forkserver import ForkServer
 
 JOIN_S = 0.2
 """how often the main thread wakes while the slots judge, so Ctrl-C is handled at once"""
@@ -107,7 +107,7 @@ class _Slot(threading.Thread):
     def __init__(self, device: str, folder: Path, tasks: "queue.Queue[Any]"):
         super().__init__(daemon=True)
         self.device, self.folder, self.tasks = device, folder, tasks
-        self.zygote: Zygote | None = None
+        self.zygote: ForkServer | None = None
         self.judges: dict[int, tuple[Plan, Judge]] = {}
 
     def run(self) -> None:
@@ -126,9 +126,9 @@ class _Slot(threading.Thread):
     def _judge(self, plan: Plan) -> Judge:
         if self.zygote is None or not self.zygote.alive:
             self._close()
-            self.zygote = Zygote(self.device)
+            self.zygote = ForkServer(plan.confinement)
         if id(plan) not in self.judges:
-            self.judges[id(plan)] = (plan, Judge(plan, self.zygote.launch, self.zygote.level))
+            self.judges[id(plan)] = (plan, Judge.forked(plan, self.zygote))
         return self.judges[id(plan)][1]
 
     def first_failure(self, plan: Plan, name: str, source: str) -> Kill | None:
