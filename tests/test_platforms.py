@@ -325,9 +325,9 @@ def test_an_autograder_of_several_problems_wants_one_named_file_each(toy_root, t
 
 def test_the_judges_own_failure_is_never_the_students(tmp_path):
     from judge.package.problem import find_problem
-    from judge.pipeline import failure_report
+    from judge.pipeline import Submitted, failure_report
 
-    report = failure_report(find_problem(SLUG), tmp_path / "x.py", "submit", "cpu", "RuntimeError: disk full")
+    report = failure_report(find_problem(SLUG), Submitted(tmp_path / "x.py", b""), "submit", "cpu", "RuntimeError: disk full")
     exported = Exported(SLUG, 25.0)
     pl = valid(prairielearn.results(exported, report), "prairielearn-results")
     assert pl["gradable"] is False and pl["format_errors"] == ["RuntimeError: disk full"]

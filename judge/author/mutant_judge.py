@@ -26,7 +26,6 @@ from judge.package.cases import Case
 from judge.package.problem import Problem
 from judge.pipeline import Judge
 from judge.worker.forkserver import ForkServer
-from judge.worker.probe import confinement
 
 JOIN_S = 0.2
 """how often the main thread wakes while the slots judge, so Ctrl-C is handled at once"""
@@ -127,9 +126,9 @@ class _Slot(threading.Thread):
     def _judge(self, plan: Plan) -> Judge:
         if self.zygote is None or not self.zygote.alive:
             self._close()
-            self.zygote = ForkServer(confinement(self.device))
+            self.zygote = ForkServer(plan.confinement)
         if id(plan) not in self.judges:
-            self.judges[id(plan)] = (plan, Judge(plan, self.zygote.launch, self.zygote.level))
+            self.judges[id(plan)] = (plan, Judge.forked(plan, self.zygote))
         return self.judges[id(plan)][1]
 
     def first_failure(self, plan: Plan, name: str, source: str) -> Kill | None:
