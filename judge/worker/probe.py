@@ -123,8 +123,9 @@ def _probe(cap: str, capped_because: str) -> Confinement:
     else:
         found = _first_working([Confinement("L2", SANDBOX_UID, bwrap, seccomp=True, landlock=abi)], missing)
         if found:
+            version = _cgroup_version(missing)  # before the reasons are frozen: it adds why there is none
             return Confinement(found.level, found.uid, found.bwrap, tuple(missing), found.seccomp, found.landlock,
-                               _cgroup_version(missing))
+                               version)
     if cap == "L0":
         missing += [messages.say("layer_off", layer=layer, reason=capped_because) for layer in ("seccomp", "Landlock")]
     elif not abi:
@@ -133,9 +134,8 @@ def _probe(cap: str, capped_because: str) -> Confinement:
     candidates += [Confinement("L0", uid, seccomp=True) for uid in uids] if cap != "L0" else []
     found = _first_working(candidates + [Confinement("L0", uid) for uid in uids], missing)
     base = found or Confinement("L0", None)
-    private = _private_mounts_work(base, missing)
-    return Confinement(base.level, base.uid, None, tuple(missing), base.seccomp, base.landlock,
-                       _cgroup_version(missing), private)
+    private, version = _private_mounts_work(base, missing), _cgroup_version(missing)
+    return Confinement(base.level, base.uid, None, tuple(missing), base.seccomp, base.landlock, version, private)
 
 
 def _cgroup_version(missing: list[str]) -> int:
