@@ -20,7 +20,8 @@ from typing import Any, Callable
 from judge import messages
 from judge.errors import BadInput, JudgeError
 from judge.judging.session import CaseResult, Session, judge_cases
-from judge.judging.submission import Plan, make_plan, read_submission
+from judge.judging.intake import read_file
+from judge.judging.submission import Plan, check_python, make_plan
 from judge.judging.verdict import Verdict
 from judge.machine import torch_version
 from judge.package.problem import Problem
@@ -50,17 +51,18 @@ class Submitted:
         return self.label or str(self.path)
 
     @classmethod
-    def read(cls, path: Path, label: str | None = None) -> Submitted:
-        """The file at ``path``; one that cannot be read or is not Python is recorded as unjudgeable, not raised
-        (grading and the site judge it a compile error; the command line calls :func:`read_submission` itself
-        to refuse it as bad input)."""
+    def read(cls, path: Path, label: str | None = None, beneath: Path | None = None) -> Submitted:
+        """The file at ``path`` as untrusted input (no link followed; ``beneath``: the class folder it lies in).
+        One that cannot be read or is not Python is recorded as unjudgeable, not raised (grading and the site
+        judge it a compile error; the command line calls :func:`read_submission` itself to refuse it as bad
+        input). A file refused unread (a link, a FIFO, too big...) has no bytes here, so no report quotes it."""
         try:
-            return cls(path, read_submission(path), label)
+            data = read_file(path, beneath=beneath)
         except BadInput as exc:
-            try:
-                data = path.read_bytes()
-            except OSError:
-                data = b""
+            return cls(path, b"", label, str(exc))
+        try:
+            return cls(path, check_python(path, data), label)
+        except BadInput as exc:
             return cls(path, data, label, str(exc))
 
 
@@ -93,7 +95,7 @@ class Judge:
         """The report for the submission at ``path`` whose bytes, already read and checked, are ``data``;
         ``on_case`` hears each case's verdict as soon as it is known. Raises what the judge itself fails with."""
         plan, started = self.plan, time.monotonic()
-        session = Session(path, plan.cases, plan.methods, plan.device, plan.memory_bytes, self.launch, self.verified)
+        session = Session(data, plan.cases, plan.methods, plan.device, plan.memory_bytes, self.launch, self.verified)
         try:
             results = self._cases(session, on_case)
         finally:
@@ -105,7 +107,7 @@ class Judge:
         """The report for a submission no worker can load (unreadable, not Python): a compile error on every
         case, exactly as for a file with a syntax error, and no worker is started."""
         plan = self.plan
-        session = Session(path, plan.cases, plan.methods, plan.device, plan.memory_bytes, self.launch)
+        session = Session(data, plan.cases, plan.methods, plan.device, plan.memory_bytes, self.launch)
         session.failed_start = (Verdict.COMPILE_ERROR, {"exc": "NotJudgeable", "msg": reason})
         return self._report(Submitted(path, data, label), session, self._cases(session), 0.0)
 
