@@ -234,3 +234,38 @@ def test_the_1_gb_file_costs_the_judge_no_memory(toy_root, tmp_path):
     code, peak_kib = map(int, result.stdout.split()[-2:])
     assert code == 0, result.stderr
     assert peak_kib < 700 << 10, peak_kib
+
+
+# -- one student's code never reaches the next -------------------------------------------------------------------
+
+THIEF = (Path(__file__).parent / "adversarial" / "classes" / "thief.py").read_text()
+PAIRS = 10
+
+
+def _victim(index: int) -> str:
+    return REFERENCE_SOURCE + f'\n# VICTIM-SECRET-{index:02d}-END\nMARK = "VICTIM-SECRET-{index:02d}-END"\n'
+
+
+@pytest.mark.parametrize("max_level", [None, pytest.param("L1", marks=pytest.mark.slow)], ids=["strongest", "L1"])
+def test_no_thief_finds_the_previous_students_code(toy_root, tmp_path, max_level):
+    """Victims and thieves alternate in one job slot, so every thief is forked from the warm process that forked
+    the victim just before it; a thief answers ``runtime_error`` when it finds a victim's marker in its memory or
+    in a file, and ``output_format_error`` when its scanner cannot even find a marker of its own. With the zygote
+    copying the submission itself (as before this test), 3 to 5 of the 10 thieves found it at L2."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for i in range(PAIRS):
+        (folder / f"s{2 * i:02d}-victim.py").write_text(_victim(i))
+        (folder / f"s{2 * i + 1:02d}-thief.py").write_text(REFERENCE_SOURCE + "\n" + THIEF)
+    env_level = {} if max_level is None else {"JUDGE_MAX_LEVEL": max_level}
+    out = tmp_path / "out"
+    result = subprocess.run([sys.executable, "-m", "judge", "grade", SLUG, str(folder), "--out", str(out),
+                             "--jobs", "1"], capture_output=True, text=True, env={**judge_env(toy_root), **env_level},
+                            timeout=900)
+    assert result.returncode == 0, result.stderr
+    verdicts = {p.parent.name: json.loads(p.read_text())["verdict"] for p in out.glob("students/*/results.json")}
+    assert {v for s, v in verdicts.items() if s.endswith("victim")} == {"accepted"}, verdicts
+    thieves = {s: v for s, v in verdicts.items() if s.endswith("thief")}
+    assert len(thieves) == PAIRS and set(thieves.values()) == {"wrong_answer"}, thieves
+    for path in out.glob("students/*thief/*"):
+        assert "VICTIM-SECRET" not in path.read_text(errors="replace"), path
