@@ -219,6 +219,22 @@ def test_every_class_output_is_written_and_parses(hostile):
         assert "script" not in parser.tags, page  # the markup name is text, never a tag
 
 
+def test_the_served_class_view_shows_only_the_code_that_was_judged(hostile):
+    """``judge serve --class`` shows each student's file beside their report: only a file read as the grading read
+    it, and only while it still has the judged bytes (a link swapped in afterwards shows nothing)."""
+    from judge.serve.app import _judged_code
+
+    folder, out, _ = hostile
+    reports = {r["grading"]["student"]: r for r in
+               (json.loads(p.read_bytes()) for p in (out / "students").glob("*/results.json"))}
+    shown = {student: _judged_code(report) for student, report in reports.items()}
+    assert {s for s, code in shown.items() if code is not None} == {s for s in reports if s not in REFUSED}
+    assert all(code == REFERENCE_SOURCE for code in shown.values() if code is not None)
+    (folder / "ok.py").unlink()
+    (folder / "ok.py").symlink_to(folder.parent / "elsewhere" / "reference.py")
+    assert _judged_code(reports["ok"]) is None
+
+
 def test_the_1_gb_file_costs_the_judge_no_memory(toy_root, tmp_path):
     """Only the lstat of the file is taken: the judge's peak memory (its own and its workers', the largest of
     them) stays that of an interpreter with torch, far below the file's size."""
