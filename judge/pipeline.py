@@ -78,6 +78,9 @@ class Judge:
     verified: bool = False
     """whether a worker from ``launch`` has shown that it builds every case bit-identically, so later
     submissions skip that check (every worker it starts runs the same code on the same machine)"""
+    exact: bool = False
+    """whether reports give hidden cases' figures exactly (the author's ``judge verify``, who holds the cases);
+    else coarse (:func:`judge.report.build.coarse`)"""
     workers_lost: Callable[[], bool] = field(default=lambda: False)
     """whether the workers' warm process died (its workers with it): a report given meanwhile is not the
     submission's doing"""
@@ -125,7 +128,7 @@ class Judge:
         return build_report(
             mode=plan.mode, problem=plan.problem,
             submission={"path": submitted.source, "sha256": hashlib.sha256(submitted.data).hexdigest()},
-            results=results, expected=plan.expected, environment=environment, wall_s=wall_s,
+            results=results, expected=plan.expected, environment=environment, wall_s=wall_s, exact=self.exact,
         )
 
 

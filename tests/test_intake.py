@@ -285,3 +285,33 @@ def test_no_thief_finds_the_previous_students_code(toy_root, tmp_path, max_level
     assert len(thieves) == PAIRS and set(thieves.values()) == {"wrong_answer"}, thieves
     for path in out.glob("students/*thief/*"):
         assert "VICTIM-SECRET" not in path.read_text(errors="replace"), path
+
+
+# -- what a report's figures can carry back ----------------------------------------------------------------------
+
+
+def test_a_hidden_figure_carries_at_most_2_bits():
+    """Whatever CPU time or memory a submission spends on a hidden case (to encode what it saw), the report can
+    give back one of 4 values a figure; every one of them is an upper bound of what was spent."""
+    from judge.report.build import HIDDEN_STEPS, coarse
+
+    limit = 1.7
+    spent = [limit * 1.5 * i / 10_000 for i in range(10_001)]
+    shown = [coarse(v, limit) for v in spent]
+    assert len(set(shown)) == HIDDEN_STEPS == 4
+    assert all(s >= v for s, v in zip(shown, spent) if v <= limit) and max(shown) == limit
+
+
+def test_reports_give_hidden_figures_coarse_and_visible_ones_exact(hostile):
+    folder, out, _ = hostile
+    report = json.loads((out / "students" / "ok" / "results.json").read_text())
+    for test in report["tests"]:
+        extra = test["extra_data"]
+        assert extra["coarse"] is extra["hidden"]
+        figures = [(extra["cpu_time_s"], extra["time_limit_s"]), (extra["peak_memory_mb"], extra["memory_limit_mb"]),
+                   *((c["cpu_time_s"], extra["time_limit_s"]) for c in extra["calls"])]
+        on_steps = [abs(v / (limit / 4) - round(v / (limit / 4))) < 1e-3 for v, limit in figures]
+        assert all(on_steps) if extra["hidden"] else not all(on_steps), (extra["case"], figures)
+    assert report["execution_time"] == int(report["execution_time"])
+    text = (out / "students" / "ok" / "report.html").read_text()
+    assert "≤" in text
