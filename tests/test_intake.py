@@ -267,7 +267,7 @@ def test_no_thief_finds_the_previous_students_code(toy_root, tmp_path, max_level
     """Victims and thieves alternate in one job slot, so every thief is forked from the warm process that forked
     the victim just before it; a thief answers ``runtime_error`` when it finds a victim's marker in its memory or
     in a file, and ``output_format_error`` when its scanner cannot even find a marker of its own. With the zygote
-    copying the submission itself (as before this test), 3 to 5 of the 10 thieves found it at L2."""
+    copying the submission itself (as before this test), at least 3 of the 10 thieves found it at L2."""
     folder = tmp_path / "class"
     folder.mkdir()
     for i in range(PAIRS):
