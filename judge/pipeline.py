@@ -20,7 +20,8 @@ from typing import Any, Callable
 from judge import messages
 from judge.errors import BadInput, JudgeError
 from judge.judging.session import CaseResult, Session, judge_cases
-from judge.judging.submission import Plan, make_plan, read_submission
+from judge.judging.intake import read_file
+from judge.judging.submission import Plan, check_python, make_plan
 from judge.judging.verdict import Verdict
 from judge.machine import torch_version
 from judge.package.problem import Problem
@@ -50,17 +51,18 @@ class Submitted:
         return self.label or str(self.path)
 
     @classmethod
-    def read(cls, path: Path, label: str | None = None) -> Submitted:
-        """The file at ``path``; one that cannot be read or is not Python is recorded as unjudgeable, not raised
-        (grading and the site judge it a compile error; the command line calls :func:`read_submission` itself
-        to refuse it as bad input)."""
+    def read(cls, path: Path, label: str | None = None, beneath: Path | None = None) -> Submitted:
+        """The file at ``path`` as untrusted input (no link followed; ``beneath``: the class folder it lies in).
+        One that cannot be read or is not Python is recorded as unjudgeable, not raised (grading and the site
+        judge it a compile error; the command line calls :func:`read_submission` itself to refuse it as bad
+        input). A file refused unread (a link, a FIFO, too big...) has no bytes here, so no report quotes it."""
         try:
-            return cls(path, read_submission(path), label)
+            data = read_file(path, beneath=beneath)
         except BadInput as exc:
-            try:
-                data = path.read_bytes()
-            except OSError:
-                data = b""
+            return cls(path, b"", label, str(exc))
+        try:
+            return cls(path, check_python(path, data), label)
+        except BadInput as exc:
             return cls(path, data, label, str(exc))
 
 
@@ -76,6 +78,9 @@ class Judge:
     verified: bool = False
     """whether a worker from ``launch`` has shown that it builds every case bit-identically, so later
     submissions skip that check (every worker it starts runs the same code on the same machine)"""
+    exact: bool = False
+    """whether reports give hidden cases' figures exactly (the author's ``judge verify``, who holds the cases);
+    else coarse (:func:`judge.report.build.coarse`)"""
     workers_lost: Callable[[], bool] = field(default=lambda: False)
     """whether the workers' warm process died (its workers with it): a report given meanwhile is not the
     submission's doing"""
@@ -93,7 +98,7 @@ class Judge:
         """The report for the submission at ``path`` whose bytes, already read and checked, are ``data``;
         ``on_case`` hears each case's verdict as soon as it is known. Raises what the judge itself fails with."""
         plan, started = self.plan, time.monotonic()
-        session = Session(path, plan.cases, plan.methods, plan.device, plan.memory_bytes, self.launch, self.verified)
+        session = Session(data, plan.cases, plan.methods, plan.device, plan.memory_bytes, self.launch, self.verified)
         try:
             results = self._cases(session, on_case)
         finally:
@@ -105,7 +110,7 @@ class Judge:
         """The report for a submission no worker can load (unreadable, not Python): a compile error on every
         case, exactly as for a file with a syntax error, and no worker is started."""
         plan = self.plan
-        session = Session(path, plan.cases, plan.methods, plan.device, plan.memory_bytes, self.launch)
+        session = Session(data, plan.cases, plan.methods, plan.device, plan.memory_bytes, self.launch)
         session.failed_start = (Verdict.COMPILE_ERROR, {"exc": "NotJudgeable", "msg": reason})
         return self._report(Submitted(path, data, label), session, self._cases(session), 0.0)
 
@@ -123,7 +128,7 @@ class Judge:
         return build_report(
             mode=plan.mode, problem=plan.problem,
             submission={"path": submitted.source, "sha256": hashlib.sha256(submitted.data).hexdigest()},
-            results=results, expected=plan.expected, environment=environment, wall_s=wall_s,
+            results=results, expected=plan.expected, environment=environment, wall_s=wall_s, exact=self.exact,
         )
 
 

@@ -22,7 +22,8 @@ from judge.judging.session import CaseLimits, Session, judge_cases
 from judge.package import kinds
 from judge.package.build import build_objects, checksum
 from judge.package.problem import available, find_problem, load_problem
-from judge.worker import runner
+from judge.worker import probe, runner
+from judge.worker.launch import fresh
 from judge.worker.main import Requests, encode_request
 from tests.conftest import SLUG
 
@@ -146,7 +147,8 @@ def test_no_worker_that_imports_a_submission_is_sent_a_case(toy_root, monkeypatc
     real_send = runner.Worker.send
     monkeypatch.setattr(runner.Worker, "send", lambda self, m: (sent.setdefault(id(self), []).append(m),
                                                                    real_send(self, m))[1])
-    session = Session(problem.reference, problem.cases, [m["name"] for m in problem.methods], "cpu", 2 << 30)
+    session = Session(problem.reference.read_bytes(), problem.cases, [m["name"] for m in problem.methods], "cpu", 2 << 30,
+                      fresh(probe.confinement("cpu")))
     try:
         results = judge_cases(session, [CaseLimits(60.0, 2 << 30)] * len(problem.cases), None, {})
     finally:

@@ -191,7 +191,9 @@ class Workers:
         if self.zygote is None or not self.zygote.alive:
             self.close()
             self.zygote = ForkServer(plan.confinement)
-        return Judge.forked(plan, self.zygote)
+        judge = Judge.forked(plan, self.zygote)
+        judge.exact = True  # the author holds the hidden cases: their figures are checked against the limits
+        return judge
 
     def close(self) -> None:
         if self.zygote is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,7 +53,8 @@ class Loaded:
         """What the verdict depends on besides the problem: the file's name and bytes, or what a student folder
         holds when no file in it can be judged. Never the folder the class sits in, which may move."""
         h = hashlib.sha256()
-        for part in (os.fsencode(self.submission.path.name), os.fsencode(self.submission.unjudgeable or ""), self.data):
+        why = (self.unjudgeable or "").replace(str(self.submission.path), self.submission.path.name)  # a refusal
+        for part in (os.fsencode(self.submission.path.name), os.fsencode(why), self.data):
             h.update(len(part).to_bytes(8, "big") + part)
         return h.hexdigest()
 
@@ -61,11 +63,20 @@ def _hidden(name: str) -> bool:
     return name.startswith((".", "__"))
 
 
+def _walk(folder: Path) -> list[Path]:
+    """Every ``.py`` entry below ``folder`` that is not hidden, links included (they are refused when read), no
+    linked folder entered."""
+    found = []
+    for top, dirs, files in os.walk(folder):  # never follows a link to a folder
+        dirs[:] = [d for d in dirs if not _hidden(d) and not os.path.islink(os.path.join(top, d))]
+        found += [Path(top, f) for f in files if f.endswith(".py") and not _hidden(f)]
+    return found
+
+
 def in_folder(folder: Path, slug: str) -> Submission:
     """The submission in a student's folder: its only ``.py`` file, else the one named ``solution.py`` or ``<slug>.py``
     nearest the top; else a submission naming why there is none (its path is the folder)."""
-    found = [p for p in folder.rglob("*.py") if not any(_hidden(part) for part in p.relative_to(folder).parts)]
-    candidates = sorted(found, key=lambda p: (len(p.relative_to(folder).parts), str(p)))
+    candidates = sorted(_walk(folder), key=lambda p: (len(p.relative_to(folder).parts), str(p)))
     if len(candidates) == 1:
         return Submission(folder.name, candidates[0])
     named = [p for p in candidates if p.name in ("solution.py", f"{slug}.py")]
@@ -78,6 +89,14 @@ def in_folder(folder: Path, slug: str) -> Submission:
                                                         names=names))
 
 
+def _is_folder(entry: Path) -> bool:
+    """A real folder, not a link to one (a link is a submission, refused when read)."""
+    try:
+        return stat.S_ISDIR(os.lstat(entry).st_mode)
+    except OSError:
+        return False
+
+
 def discover(root: Path, slug: str, skip: Path | None = None) -> list[Submission]:
     """Every submission in ``root``, sorted by student id; ``skip`` is not one (the output folder, when an
     instructor puts it inside the submissions folder)."""
@@ -87,9 +106,9 @@ def discover(root: Path, slug: str, skip: Path | None = None) -> list[Submission
         raise BadInput("submissions_not_dir", path=root)
     found: dict[str, Submission] = {}
     for entry in sorted(root.iterdir()):
-        if _hidden(entry.name) or skip is not None and entry.resolve() == skip.resolve():
+        if _hidden(entry.name) or skip is not None and _is_folder(entry) and entry.resolve() == skip.resolve():
             continue
-        if entry.is_dir():
+        if _is_folder(entry):
             submission = in_folder(entry, slug)
         else:
             submission = Submission(entry.stem if entry.suffix == ".py" else entry.name, entry)
@@ -102,8 +121,9 @@ def discover(root: Path, slug: str, skip: Path | None = None) -> list[Submission
     return sorted(found.values(), key=lambda s: s.student)
 
 
-def load(submission: Submission) -> Loaded:
-    """Read a submission, recording (never raising) why it cannot be judged."""
+def load(submission: Submission, root: Path | None = None) -> Loaded:
+    """Read a submission as untrusted input (nothing below the class folder ``root`` followed if it is a link),
+    recording (never raising) why it cannot be judged."""
     if submission.unjudgeable:
         return Loaded(submission, Submitted(submission.path, b"", unjudgeable=submission.unjudgeable))
-    return Loaded(submission, Submitted.read(submission.path))
+    return Loaded(submission, Submitted.read(submission.path, beneath=root))

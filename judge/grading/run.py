@@ -58,7 +58,7 @@ def grade_folder(problem: Problem, submissions: Path, out: Path, *, jobs: int, d
     store = Store(out)
     plan = make_plan(problem, "submit", device)
     key, run = judge_key(plan), uuid.uuid4().hex[:12]
-    loaded = [load(s) for s in found]
+    loaded = [load(s, submissions) for s in found]
     todo = [item for item in loaded if store.current(item, key) is None]
     saved = 0
 

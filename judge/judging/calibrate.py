@@ -84,7 +84,7 @@ def _stored(problem: Problem, device: str) -> tuple[Path, dict[str, float] | Non
 
 def _measure(problem: Problem, device: str, confinement: Confinement) -> dict[str, float]:
     cases = problem.cases
-    session = Session(problem.reference, cases, [m["name"] for m in problem.methods], device,
+    session = Session(problem.reference.read_bytes(), cases, [m["name"] for m in problem.methods], device,
                       CALIBRATION_LIMITS.memory_bytes, fresh(confinement))
     times: dict[str, list[float]] = {c.id: [] for c in cases}
     try:

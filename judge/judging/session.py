@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable
 
 from judge import messages
@@ -95,9 +94,10 @@ def _ending_note(ending: Ending, outcome: Outcome, limits: CaseLimits) -> dict[s
 class Session:
     """One submission, one worker at a time: it drives workers, and hands each reply to the call's check."""
 
-    def __init__(self, submission: Path, cases: list[Case], methods: list[str], device: str, memory_bytes: int,
+    def __init__(self, solution: bytes, cases: list[Case], methods: list[str], device: str, memory_bytes: int,
                  launch: Launch, verified: bool = False):
-        self.submission = submission
+        self.solution = solution
+        """the submission's bytes, read once by the judge and hashed in its report: what every worker runs"""
         self.launch = launch
         self.cases = cases
         self.device, self.methods = device, methods
@@ -116,7 +116,7 @@ class Session:
     def _start(self) -> None:
         """Start a worker, or record in ``failed_start`` why no worker can judge this submission."""
         checker = None if self.verified else self._start_checker()
-        worker = Worker(self.submission, self.memory_bytes, self.launch)
+        worker = Worker(self.solution, self.memory_bytes, self.launch)
         worker.start()  # imports torch while the checker builds; it runs nothing of the submission's until setup
         if checker is not None and not self._checked(checker):
             worker.close()
@@ -144,7 +144,7 @@ class Session:
 
     def _start_checker(self) -> Worker:
         """A worker told to build every case and answer their checksums; it never imports the submission."""
-        checker = Worker(self.submission, self.memory_bytes, self.launch)
+        checker = Worker(self.solution, self.memory_bytes, self.launch)
         checker.start()
         checker.send({"type": "verify", "cases": [c.objects for c in self.cases]})
         return checker

@@ -14,6 +14,7 @@ from typing import Any, Callable
 from judge.errors import BadInput
 from judge.judging.calibrate import reference_times
 from judge.judging.compare import Comparison, compare
+from judge.judging.intake import read_file
 from judge.judging.limits import CaseLimits, case_limits, fit_memory
 from judge.machine import gpus
 from judge.package.cases import Case, load_case
@@ -27,16 +28,14 @@ CUDA_HOST_MEMORY = 1 << 30
 """extra resident memory allowed on ``--device cuda``: the CUDA context alone takes hundreds of MB on the host"""
 
 
-def read_submission(path: Path) -> bytes:
-    """The submission's bytes, or a :class:`BadInput` saying in one line why they cannot be judged."""
-    if not path.exists():
-        raise BadInput("file_missing", path=path)
-    if path.is_dir():
-        raise BadInput("file_is_dir", path=path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise BadInput("file_unreadable", path=path, reason=exc.strerror) from None
+def read_submission(path: Path, *, beneath: Path | None = None, follow: bool = True) -> bytes:
+    """The submission's bytes, read once (:func:`judge.judging.intake.read_file`: ``follow`` on the command line,
+    ``beneath`` the class folder), or a :class:`BadInput` saying in one line why they cannot be judged."""
+    return check_python(path, read_file(path, beneath=beneath, follow=follow))
+
+
+def check_python(path: Path, data: bytes) -> bytes:
+    """``data``, the bytes read from ``path``, if they can be Python source; else a :class:`BadInput`."""
     if path.suffix != ".py":
         raise BadInput("file_not_python", path=path, reason="its name does not end in .py")
     if b"\0" in data:

@@ -75,7 +75,7 @@ def locate(folder: Path, slug: str, alone: bool) -> tuple[Path, str | None]:
         return folder, messages.say("autograde_no_folder", folder=folder)
     if alone:
         found = in_folder(folder, slug)
-        return found.path, found.problem
+        return found.path, found.unjudgeable
     named = sorted(folder.rglob(f"{slug}.py"), key=lambda p: len(p.parts))
     return (named[0], None) if named else (folder, messages.say("autograde_no_named_file", name=f"{slug}.py"))
 

@@ -13,7 +13,11 @@ Schema (``schema_version`` 1). Top-level fields follow Gradescope's ``results.js
     ``verdict``, ``cpu_time_s``, ``failed_field``). Visible cases add ``inputs`` and, per call, ``got``,
     ``expected``, ``differences[]`` (``field``, ``got``, ``expected``, ``error``, ``tolerance``), ``error``
     (``exc``, ``msg``, ``trace``), ``stdout`` and ``hints[]`` (``pitfall``, ``text``: a known mistake the
-    output shows, :mod:`judge.judging.hints`). Hidden cases never carry inputs, values, output, messages or hints.
+    output shows, :mod:`judge.judging.hints`). Hidden cases never carry inputs, values, output, messages or hints,
+    and their figures are coarse (``coarse`` true, :func:`coarse`): ``cpu_time_s``, ``execution_time`` and each call's ``cpu_time_s``
+    are the upper bound of the quarter of the case's CPU-time limit they fall in, ``peak_memory_mb`` that of the
+    quarter of its memory limit, so each carries at most 2 bits of what the submission saw. Once a hidden case
+    has run, the whole judgement's ``execution_time`` is rounded up to whole seconds.
 Also ``schema_version``, ``verdict`` (overall), ``mode`` (``run``/``submit``), ``passed``, ``total``,
 ``problem`` (``slug``, ``title``), ``submission`` (``path``, ``sha256``) and ``judge`` (``version``, ``torch``,
 ``device``, ``expected_device``, ``security_level``, ``comparison_rule``, ``judge_error``).
@@ -25,6 +29,7 @@ submission could have returned itself.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from judge import messages
@@ -40,6 +45,19 @@ from judge.worker.main import SOURCE_NAME
 
 SCHEMA_VERSION = 1
 MB = 2**20
+HIDDEN_STEPS = 4
+"""a hidden case's CPU time and peak memory are reported in quarters of their limits: a submission that encodes
+what it saw in how long it runs or how much it allocates gets back 2 bits a figure, where exact figures carried
+about 8 (issue 20)"""
+
+
+def coarse(value: float, limit: float, steps: int = HIDDEN_STEPS) -> float:
+    """The upper bound of the step (a ``1/steps`` share of ``limit``) that ``value`` falls in; the limit itself for
+    a value beyond it (the verdict says it was exceeded)."""
+    if limit <= 0:
+        return value
+    step = limit / steps
+    return min(max(math.ceil(value / step - 1e-9), 1), steps) * step
 
 
 def _difference(d: Difference) -> dict[str, Any]:
@@ -65,10 +83,12 @@ def _named(error: dict[str, Any] | None, source: str) -> dict[str, Any] | None:
             for k, v in error.items()}
 
 
-def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, str]],
-          source: str) -> dict[str, Any]:
+def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, str]], source: str,
+          cpu_limit_s: float | None) -> dict[str, Any]:
+    """``cpu_limit_s``: the case's, when its figures are coarse; None: exact."""
+    cpu_s = call.cpu_s if cpu_limit_s is None else coarse(call.cpu_s, cpu_limit_s)
     entry: dict[str, Any] = {"method": call.method, "verdict": call.verdict.value,
-                             "cpu_time_s": round(call.cpu_s, 4), "failed_field": _failed_field(call)}
+                             "cpu_time_s": round(cpu_s, 4), "failed_field": _failed_field(call)}
     if not visible:
         if call.ending in LIMIT_ENDINGS:
             entry["limit"] = call.error["msg"]  # the judge's own words about its limits, never the submission's
@@ -97,20 +117,25 @@ def _hints(result: CaseResult, expected: list[Any] | None, catalogue: dict[str, 
 
 
 def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue: dict[str, str],
-          tolerance: Tolerance, source: str) -> dict[str, Any]:
+          tolerance: Tolerance, source: str, exact: bool) -> dict[str, Any]:
     visible = not result.case.hidden
     passed = result.verdict is Verdict.ACCEPTED
     hints = _hints(result, expected, catalogue, tolerance)
+    rough = result.case.hidden and not exact
+    limits = result.limits
+    cpu_s = coarse(result.cpu_s, limits.cpu_s) if rough else result.cpu_s
+    peak_mb = coarse(result.peak_rss_bytes / MB, limits.memory_bytes / MB) if rough else result.peak_rss_bytes / MB
     extra = {
         "case": result.case.id,
         "hidden": result.case.hidden,
         "verdict": result.verdict.value if result.verdict else None,
-        "cpu_time_s": round(result.cpu_s, 4),
-        "peak_memory_mb": round(result.peak_rss_bytes / MB, 1),
-        "time_limit_s": round(result.limits.cpu_s, 3),
-        "memory_limit_mb": round(result.limits.memory_bytes / MB),
-        "calls": [_call(c, expected[i] if expected else None, visible, hints.get(i, []), source)
-                  for i, c in enumerate(result.calls)],
+        "cpu_time_s": round(cpu_s, 4),
+        "peak_memory_mb": round(peak_mb, 1),
+        "time_limit_s": round(limits.cpu_s, 3),
+        "memory_limit_mb": round(limits.memory_bytes / MB),
+        "coarse": rough,
+        "calls": [_call(c, expected[i] if expected else None, visible, hints.get(i, []), source,
+                        limits.cpu_s if rough else None) for i, c in enumerate(result.calls)],
     }
     if visible:
         extra["title"] = result.case.title
@@ -121,7 +146,7 @@ def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue
         "status": "passed" if passed else "failed",
         "score": 1.0 if passed else 0.0,
         "max_score": 1.0,
-        "execution_time": round(result.cpu_s, 4),
+        "execution_time": round(cpu_s, 4),
         "output": _summary_line(result),
         "visibility": "visible",
         "extra_data": extra,
@@ -141,17 +166,20 @@ def _summary_line(result: CaseResult) -> str:
 
 def build_report(*, mode: str, problem: Any, submission: dict[str, str], results: list[CaseResult],
                  expected: list[list[Any]], environment: dict[str, Any], wall_s: float,
-                 judge_error: str | None = None) -> dict[str, Any]:
+                 judge_error: str | None = None, exact: bool = False) -> dict[str, Any]:
+    """The report; ``exact``: hidden cases' figures too are exact (for the author's own checks, never a learner)."""
     verdicts = [r.verdict for r in results]
     final = Verdict.INTERNAL_ERROR if judge_error else overall(verdicts)
     passed = sum(v is Verdict.ACCEPTED for v in verdicts)
     catalogue = getattr(problem, "hints", {})
     tolerance = getattr(problem, "tolerance", DEFAULT)
     source = submission["path"]
-    tests = [_test(i + 1, r, expected[i] if expected else None, catalogue, tolerance, source)
+    tests = [_test(i + 1, r, expected[i] if expected else None, catalogue, tolerance, source, exact)
              for i, r in enumerate(results)]
     if environment.get("startup_error"):
         environment = {**environment, "startup_error": _named(environment["startup_error"], source)}
+    if not exact and any(r.case.hidden and r.verdict is not None for r in results):
+        wall_s = math.ceil(wall_s)
     scope = messages.say("scope_run" if mode == "run" else "scope_submit")
     return {
         "schema_version": SCHEMA_VERSION,

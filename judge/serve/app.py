@@ -11,6 +11,7 @@ streams its events (server-sent events), ``GET /api/jobs/<id>`` returns those so
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,7 @@ from starlette.staticfiles import StaticFiles
 
 from judge import messages
 from judge.errors import BadInput
+from judge.judging.intake import read_file
 from judge.package.problem import DIFFICULTIES, Problem, available, find_problem
 from judge.package.statement import markdown_html, render_markdown
 from judge.practice.history import attempts, progress
@@ -213,6 +215,17 @@ def _student(request: Request, graded: Path) -> str:
     raise HTTPException(404, messages.say("serve_no_student", student=named))
 
 
+def _judged_code(report: dict[str, Any]) -> str | None:
+    """The code the report judged: the student's file read as untrusted input (no link followed, no FIFO, no
+    device, capped), shown only if it still has the bytes whose sha256 the report holds; else None."""
+    try:
+        data = read_file(Path(report["grading"]["source"]))
+        judged = report["submission"]["sha256"]
+    except (BadInput, KeyError, TypeError):
+        return None
+    return data.decode("utf-8", "replace") if hashlib.sha256(data).hexdigest() == judged else None
+
+
 async def class_student(request: Request) -> HTMLResponse:
     """A student's report (from their ``results.json``) beside the code it judged."""
     graded = _graded(request)
@@ -221,11 +234,7 @@ async def class_student(request: Request) -> HTMLResponse:
         report = json.loads((graded / "students" / student / "results.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         raise HTTPException(404, messages.say("serve_no_student", student=student)) from None
-    try:
-        code = Path(report["grading"]["source"]).read_text(encoding="utf-8", errors="replace")
-    except (OSError, KeyError, TypeError):
-        code = None
-    return _page(request, "student.html.j2", student=student, report=html_fragment(report), code=code,
+    return _page(request, "student.html.j2", student=student, report=html_fragment(report), code=_judged_code(report),
                  verdict=report.get("verdict"), source=report.get("grading", {}).get("source", ""))
 
 

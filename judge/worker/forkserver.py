@@ -11,6 +11,7 @@ translated once, when forked, into the pid the judge sees (:func:`judge.worker.p
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import select
@@ -18,7 +19,6 @@ import signal
 import socket
 import subprocess
 import time
-from pathlib import Path
 from typing import Any
 
 from judge.errors import InternalError
@@ -62,14 +62,15 @@ class ForkServer:
         """What every report of a worker it forks prints as the security level."""
         return self.confinement.describe()
 
-    def launch(self, submission: Path, fds: tuple[int, int], output_fd: int, memory_bytes: int) -> Started:
-        """Have the zygote copy the submission into a fresh scratch directory of its own and fork a worker on it
-        (see :func:`judge.worker.launch.start`)."""
+    def launch(self, solution: bytes, fds: tuple[int, int], output_fd: int, memory_bytes: int) -> Started:
+        """Have the zygote fork a worker in a fresh scratch directory of its own, handing it the submission's
+        bytes ``solution`` in a sealed memfd that only the forked worker reads (see :func:`judge.worker.launch.start`
+        and :mod:`judge.worker.zygote`): the warm process never holds a submission's bytes."""
         uid = None if self.confinement.bwrap else self.confinement.uid  # in the view, the zygote's uid is it
         message = {"type": "fork", "memory_bytes": memory_bytes, "uid": uid,
                    "private_mounts": self.confinement.private_mounts}
         try:
-            source = os.open(submission, os.O_RDONLY | os.O_CLOEXEC)
+            source = sealed(solution)
         except OSError as exc:
             raise InternalError("worker_start_failed", reason=exc.strerror) from None
         try:
@@ -163,6 +164,22 @@ class ForkServer:
             self.started.process.kill()
             self.started.process.wait()
         self.started.cleanup()
+
+
+def sealed(data: bytes) -> int:
+    """A descriptor of a memfd holding ``data``, sealed against any change, at offset 0."""
+    fd = os.memfd_create("judge-submission", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SEAL | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW
+                    | fcntl.F_SEAL_WRITE)
+        os.lseek(fd, 0, os.SEEK_SET)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 class ForkedProcess:

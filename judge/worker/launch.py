@@ -59,8 +59,9 @@ class Started:
         shutil.rmtree(self.scratch, ignore_errors=True)
 
 
-Launch = Callable[[Path, tuple[int, int], int, int], Started]
-"""starts a confined worker on a submission: ``(submission, (request_r, response_w), output_fd, memory_bytes)``;
+Launch = Callable[[bytes, tuple[int, int], int, int], Started]
+"""starts a confined worker on a submission: ``(solution, (request_r, response_w), output_fd, memory_bytes)``, where
+``solution`` is the submission's bytes as the judge read and hashed them (no launch reads the file again);
 :func:`fresh` (a new interpreter) or :meth:`judge.worker.forkserver.ForkServer.launch` (a fork of a warm one)"""
 
 
@@ -76,13 +77,13 @@ def environment(scratch: Path) -> dict[str, str]:
 
 
 def _limits(memory_bytes: int, uid: int | None, parent: int | None = None, bounding: bool = True,
-            group: cgroup.Group | None = None, scratch: Path | None = None) -> Callable[[], None]:
-    """What the child does between fork and exec: its cgroup, its own mounts (``scratch``: see
-    :func:`judge.worker.mounts.private_scratch`), limits, then (``bounding``) an empty capability bounding set,
+            group: cgroup.Group | None = None, scratch: Path | None = None,
+            solution: bytes = b"") -> Callable[[], None]:
+    """What the child does between fork and exec: its cgroup, its own mounts (``scratch``, holding ``solution``:
+    see :func:`judge.worker.mounts.private_scratch`), limits, then (``bounding``) an empty capability bounding set,
     then the uid, then death with ``parent`` (default: the process that calls this, i.e. the judge). Bubblewrap
     needs its capabilities: it is started with ``bounding`` False and drops them itself."""
     parent = os.getpid() if parent is None else parent
-    solution = (scratch / "solution.py").read_bytes() if scratch is not None else b""
 
     def apply() -> None:
         if group is not None:
@@ -171,11 +172,12 @@ def worker_group(confinement: Confinement, memory_bytes: int) -> cgroup.Group | 
 
 
 def popen(confinement: Confinement, scratch: Path, argv: list[str], memory_bytes: int,
-          group: cgroup.Group | None = None, **streams: object) -> subprocess.Popen:
-    """Run ``argv`` in ``scratch`` as a worker is run: the view, the limits, the uid, the environment."""
+          group: cgroup.Group | None = None, solution: bytes = b"", **streams: object) -> subprocess.Popen:
+    """Run ``argv`` in ``scratch`` (holding ``solution``) as a worker is run: the view, the limits, the uid, the
+    environment."""
     uid = None if confinement.bwrap else confinement.uid  # bubblewrap changes the uid itself, in its namespace
     preexec = _limits(memory_bytes, uid, bounding=not confinement.bwrap, group=group,
-                      scratch=scratch if confinement.private_mounts else None)
+                      scratch=scratch if confinement.private_mounts else None, solution=solution)
     return subprocess.Popen(_command(confinement, scratch, argv), cwd=scratch, env=environment(scratch),
                             start_new_session=True, preexec_fn=preexec, **streams)
 
@@ -191,20 +193,20 @@ def protect_judge() -> None:
         cgroup.remove_leftovers(scratches.running)
 
 
-def start(submission: Path, fds: tuple[int, int], output_fd: int, memory_bytes: int,
+def start(solution: bytes, fds: tuple[int, int], output_fd: int, memory_bytes: int,
           confinement: Confinement) -> Started:
-    """Copy the submission into a fresh scratch directory and start a worker on it under ``confinement``.
+    """Write the submission's bytes into a fresh scratch directory and start a worker on them under ``confinement``.
 
     ``fds`` are the worker's ends of the request and response pipes; ``output_fd`` receives its stdout and stderr.
     """
     protect_judge()
-    scratch = scratches.make_scratch(submission, confinement)
+    scratch = scratches.make_scratch(solution, confinement)
     argv = [sys.executable, *PYTHON_FLAGS, "-m", "judge.worker.main", str(fds[0]), str(fds[1]),
             str(scratch / "solution.py"), *confinement.lockdown.argv()]
     group = worker_group(confinement, memory_bytes)
     try:
-        process = popen(confinement, scratch, argv, memory_bytes, group, stdin=subprocess.DEVNULL, stdout=output_fd,
-                        stderr=output_fd, pass_fds=fds)
+        process = popen(confinement, scratch, argv, memory_bytes, group, solution, stdin=subprocess.DEVNULL,
+                        stdout=output_fd, stderr=output_fd, pass_fds=fds)
     except BaseException:
         if group is not None:
             group.remove()
@@ -226,7 +228,7 @@ def start_zygote(control_fd: int, confinement: Confinement) -> Started:
     Its scratch directory holds one fresh directory per worker, which the zygote removes when the worker ends.
     """
     protect_judge()
-    scratch = scratches.make_scratch(None, confinement, "zygote")
+    scratch = scratches.make_scratch(b"", confinement, "zygote")
     if confinement.uid is not None and not confinement.bwrap:
         scratch.chmod(0o711)  # the worker's uid may pass through to its own directory, and write nothing here
     argv = [sys.executable, *PYTHON_FLAGS, "-m", "judge.worker.zygote", str(control_fd), *confinement.lockdown.argv()]
@@ -243,7 +245,7 @@ def _die_with_parent() -> None:
 
 
 def confine_forked_worker(scratch: Path, memory_bytes: int, output_fd: int, keep_fds: tuple[int, ...],
-                          parent: int, uid: int | None, private_mounts: bool = False) -> None:
+                          parent: int, uid: int | None, private_mounts: bool = False, solution: bytes = b"") -> None:
     """Confine a worker just forked from the zygote, before any submission code runs in it.
 
     As :func:`start` does for a fresh worker below L2: a new session, the limits, the uid and the death with
@@ -255,7 +257,7 @@ def confine_forked_worker(scratch: Path, memory_bytes: int, output_fd: int, keep
     worker.
     """
     os.setsid()
-    _limits(memory_bytes, uid, parent, scratch=scratch if private_mounts else None)()
+    _limits(memory_bytes, uid, parent, scratch=scratch if private_mounts else None, solution=solution)()
     privileges.set_dumpable(True)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)

@@ -76,7 +76,7 @@ def level(device: str = "cpu") -> str:
 
 def _try(candidate: Confinement) -> str | None:
     """Start a probe exactly as a worker would be started; None when it works, else why it does not."""
-    scratch = make_scratch(None, candidate)
+    scratch = make_scratch(b"", candidate)
     argv = [sys.executable, *PYTHON_FLAGS, "-c", PROBE, *candidate.lockdown.argv()]
     try:
         probe = popen(candidate, scratch, argv, 1 << 30, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -166,7 +166,7 @@ def _private_mounts_work(base: Confinement, missing: list[str]) -> bool:
 def _try_private_mounts(base: Confinement) -> str | None:
     """Make a worker's private mounts in a forked child; None when that works, else why not. A fork, not a probe
     interpreter: the interpreter and the other layers were probed already, and this costs milliseconds."""
-    scratch = make_scratch(None, base)
+    scratch = make_scratch(b"", base)
     try:
         pid = os.fork()
         if pid == 0:

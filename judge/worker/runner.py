@@ -14,7 +14,6 @@ import select
 import signal
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from enum import StrEnum
 from typing import Any
 
@@ -102,7 +101,8 @@ class Outcome:
 
 @dataclass
 class Worker:
-    submission: Path
+    solution: bytes
+    """the submission's bytes, as the judge read and hashed them"""
     memory_bytes: int
     launch: Launch
     """how it is started: :func:`judge.worker.launch.fresh` or a warm process's ``launch``"""
@@ -125,7 +125,7 @@ class Worker:
         self._response_r, response_w = os.pipe()
         self._output_r, output_w = os.pipe()
         try:
-            self.started = self.launch(self.submission, (request_r, response_w), output_w, self.memory_bytes)
+            self.started = self.launch(self.solution, (request_r, response_w), output_w, self.memory_bytes)
         finally:
             for fd in (request_r, response_w, output_w):
                 os.close(fd)

@@ -25,14 +25,12 @@ def scratch_prefix(kind: str) -> str:
     return f"judge-{kind}-{os.getpid()}-"
 
 
-def make_scratch(submission: Path | None, confinement: Confinement, kind: str = "worker") -> Path:
-    """A fresh directory holding only ``solution.py``; outside L2 it is the worker's own, writable directory."""
+def make_scratch(solution: bytes, confinement: Confinement, kind: str = "worker") -> Path:
+    """A fresh directory holding only ``solution.py`` with the bytes ``solution`` (the judge writes them: it read
+    and hashed them); outside L2 it is the worker's own, writable directory."""
     scratch = Path(tempfile.mkdtemp(prefix=scratch_prefix(kind)))
     target = scratch / "solution.py"
-    if submission is None:
-        target.touch()
-    else:
-        shutil.copyfile(submission, target)
+    target.write_bytes(solution)
     target.chmod(0o644)
     if confinement.uid is not None and not confinement.bwrap and kind == "worker":
         os.chown(scratch, confinement.uid, confinement.uid)

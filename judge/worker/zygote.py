@@ -8,12 +8,14 @@ a fresh worker's (:class:`judge.worker.main.Lockdown`): every worker forked lock
 Control protocol on a Unix ``SOCK_SEQPACKET`` socket, one JSON object per packet:
 
 * zygote -> parent, once: ``ready`` (``pid``: its own, as its PID namespace numbers it).
-* parent -> zygote: ``fork`` (``memory_bytes``, ``uid``, ``private_mounts``) with four descriptors attached: the worker's ends of the
-  request, response and output pipes, and the submission, open for reading. The zygote copies the submission
-  into a fresh scratch directory of its own (removed when the worker is released, so nothing a worker writes
-  reaches the next) and forks; the child confines itself (:func:`judge.worker.launch.confine_forked_worker`)
-  and runs the worker protocol (:func:`judge.worker.main.serve`). The zygote closes its copies of the
-  descriptors and answers ``forked`` (``pid``, in its namespace, and ``scratch``, the worker's directory) or ``fork_failed`` (``reason``).
+* parent -> zygote: ``fork`` (``memory_bytes``, ``uid``, ``private_mounts``) with four descriptors attached: the
+  worker's ends of the request, response and output pipes, and a sealed memfd holding the submission's bytes
+  (as the judge read and hashed them). The zygote makes a fresh scratch directory of its own (removed when the
+  worker is released, so nothing a worker writes reaches the next) and forks; only the child reads the memfd,
+  writes ``solution.py``, confines itself (:func:`judge.worker.launch.confine_forked_worker`) and runs the worker
+  protocol (:func:`judge.worker.main.serve`). The zygote closes its copies of the descriptors, never having read
+  one byte of the submission, and answers ``forked`` (``pid``, in its namespace, and ``scratch``, the worker's
+  directory) or ``fork_failed`` (``reason``).
 * zygote -> parent: ``exited`` (``pid``, ``status``: exit code, or minus the signal, as ``subprocess`` says)
   when a worker ends. The worker is left a zombie, so its pid cannot be reused while the parent may still
   signal it, until the parent sends ``release`` (``pid``); a worker still running then is killed first.
@@ -22,8 +24,9 @@ Why forking is safe here: with one thread (``OMP_NUM_THREADS=1``, ``torch.set_nu
 only imports and builds one fixed case (:func:`judge.worker.main.prepare`, as every fresh worker does), so no
 OpenMP or MKL pool exists when it forks, and it never runs autograd's backward, whose first call arms fork
 handlers that break autograd in every child (pytorch wiki "Autograd and Fork"). It checks that it has one
-thread before every fork. It never holds a case of the problem, an expected value or a submission, so each
-child starts from the same state, and ``gc.freeze()`` keeps the inherited heap shared instead of copied.
+thread before every fork. It never holds a case of the problem, an expected value or a submission's bytes (not
+even in memory it has freed: the child reads its submission after the fork), so each child starts from the same
+state, whatever the workers before it ran, and ``gc.freeze()`` keeps the inherited heap shared instead of copied.
 When the parent's end of the socket closes, the zygote exits and its workers die with it
 (``PR_SET_PDEATHSIG``).
 """
@@ -67,11 +70,18 @@ def _run_child(message: dict[str, Any], fds: list[int], zygote: int, scratch: st
     try:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        request_r, response_w, output_w = fds
-        uid = message.get("uid")
+        request_r, response_w, output_w, source = fds
+        solution = _read_all(source)
+        os.close(source)
+        uid, private_mounts = message.get("uid"), bool(message.get("private_mounts"))
+        if not private_mounts:  # else it is written only inside the worker's own tmpfs, never beneath it
+            target = os.path.join(scratch, "solution.py")
+            with open(target, "wb") as out:
+                out.write(solution)
+            os.chmod(target, 0o644)
         launch.confine_forked_worker(Path(scratch), int(message["memory_bytes"]), output_w,
                                       (request_r, response_w), zygote, None if uid is None else int(uid),
-                                      bool(message.get("private_mounts")))
+                                      private_mounts, solution)
         main.serve(os.fdopen(request_r, "rb", buffering=0), os.fdopen(response_w, "wb"),
                    os.path.join(scratch, "solution.py"), lockdown)
         code = 0
@@ -107,14 +117,17 @@ def _drain(fd: int) -> None:
         pass
 
 
-def _scratch(submission: int, uid: int | None) -> str:
-    """A fresh directory in the zygote's own holding a copy of the submission, owned by the worker's uid."""
+def _read_all(fd: int) -> bytes:
+    """In the forked child: the submission's bytes from the judge's memfd."""
+    chunks = []
+    while chunk := os.read(fd, COPY_CHUNK):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _scratch(uid: int | None) -> str:
+    """A fresh, empty directory in the zygote's own, owned by the worker's uid."""
     scratch = tempfile.mkdtemp(prefix="judge-worker-", dir=os.getcwd())
-    target = os.path.join(scratch, "solution.py")
-    with open(target, "wb") as out:
-        while chunk := os.read(submission, COPY_CHUNK):
-            out.write(chunk)
-    os.chmod(target, 0o644)
     if uid is not None:
         os.chown(scratch, uid, uid)
     return scratch
@@ -136,7 +149,7 @@ class Zygote:
             if threads != 1 or len(fds) != FORK_FDS:
                 raise OSError(f"{threads} threads, {len(fds)} descriptors")
             uid = message.get("uid")
-            scratch = _scratch(fds[3], None if uid is None else int(uid))
+            scratch = _scratch(None if uid is None else int(uid))
         except (OSError, ValueError) as exc:
             for fd in fds:
                 os.close(fd)
@@ -145,8 +158,7 @@ class Zygote:
         zygote = os.getpid()
         pid = os.fork()
         if pid == 0:
-            os.close(fds[3])
-            _run_child(message, fds[:3], zygote, scratch, self.lockdown)
+            _run_child(message, fds, zygote, scratch, self.lockdown)
         for fd in fds:
             os.close(fd)
         self.running.add(pid)
