@@ -32,7 +32,7 @@ import pytest
 
 from judge.judging.verdict import Verdict, overall
 from judge.package.problem import available, find_problem
-from tests.conftest import REFERENCE_SOURCE, SLUG, run_judge
+from tests.conftest import REFERENCE_SOURCE, run_judge
 from tests.test_platforms import schema
 from tests.test_boxes import _v1_box
 

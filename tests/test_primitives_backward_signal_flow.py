@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import pytest
-import torch
 from torch import nn
 
 from judge.author.reference import load_reference

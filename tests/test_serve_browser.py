@@ -9,7 +9,6 @@ them the test is skipped, saying so. The driver is used from ``/usr/bin/chromedr
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import time
