@@ -64,9 +64,11 @@ Item = tuple[Plan, str, str]
 """what to judge: the plan, a name for the file, the source"""
 
 
-def plan_for(problem: Problem, cases: list[Case], limits: list[CaseLimits], device: str = "cpu") -> Plan:
-    """A plan for cases that are not the problem's own files (generated inputs), with their CPU expectations."""
-    return Plan(problem, "submit", device, cases, [c.outputs("cpu") for c in cases], ["cpu"] * len(cases), limits)
+def plan_for(base: Plan, cases: list[Case], limits: list[CaseLimits]) -> Plan:
+    """``base`` (the problem's own plan: its confinement and checks) for cases that are not the problem's own files
+    (generated inputs), with their CPU expectations."""
+    return replace(base, cases=cases, expected=[c.outputs("cpu") for c in cases],
+                   expected_devices=["cpu"] * len(cases), limits=limits)
 
 
 def subset(plan: Plan, indices: tuple[int, ...]) -> Plan:

@@ -107,7 +107,7 @@ class Search:
         self.found = found
 
     def _plan(self, found: list[Variant]) -> Plan:
-        return plan_for(self.problem, [v.case for v in found], [self.limits[v.origin.id] for v in found])
+        return plan_for(self.plan, [v.case for v in found], [self.limits[v.origin.id] for v in found])
 
     def _drop(self, case_id: str) -> None:
         self.found = [v for v in self.found if v.case.id != case_id]
@@ -195,6 +195,6 @@ class Search:
         made = build(self.problem, self.covering, origin, changes, f"{origin.visibility}.{origin.name}~shrunk", call)
         if made is None:
             return None
-        plan = plan_for(self.problem, [made.case], [self.limits[origin.id]])
+        plan = plan_for(self.plan, [made.case], [self.limits[origin.id]])
         kill = self.pool.first_failures([(plan, mutant.id, mutant.source)])[0]
         return kill if kill is not None and is_sound(self.problem, self.module, made.case) else None
