@@ -9,10 +9,12 @@ import textwrap
 
 import pytest
 
+from judge.author.mutant_judge import plan_for
 from judge.author.mutants import mutants
 from judge.author.mutate import settings, spread
 from judge.author.variants import Change, applied, draw, shrink
 from judge.errors import BadInput
+from judge.judging.submission import Plan, checks_for
 from judge.package.problem import available, find_problem
 
 SOURCE = textwrap.dedent('''
@@ -193,3 +195,13 @@ def test_the_readme_table_counts_every_problem_s_mutants():
             cells = [c.strip() for c in line.strip("|").split("|")]
             rows[cells[0].strip("`")] = int(cells[3])
     assert rows == {slug: len(mutants(find_problem(slug).reference.read_text())) for slug in available()}
+
+
+def test_a_plan_for_generated_inputs_keeps_the_problem_s_confinement_and_checks():
+    problem, confinement = find_problem("dead-relu-detector"), object()
+    base = Plan(problem, "submit", "cpu", [], [], [], [], confinement, checks_for(problem))
+    cases = problem.cases[:2]
+    plan = plan_for(base, cases, ["limit-a", "limit-b"])
+    assert plan.confinement is confinement and plan.checks is base.checks and plan.mode == "submit"
+    assert plan.cases == cases and plan.limits == ["limit-a", "limit-b"]
+    assert plan.expected == [c.outputs("cpu") for c in cases] and plan.expected_devices == ["cpu", "cpu"]

@@ -23,7 +23,6 @@ from judge.judging.session import CaseLimits, CaseResult
 from judge.judging.submission import Plan
 from judge.judging.verdict import Verdict
 from judge.package.cases import Case
-from judge.package.problem import Problem
 from judge.pipeline import Judge
 from judge.worker.forkserver import ForkServer
 

@@ -214,7 +214,7 @@ def main() -> None:
     control = socket.socket(fileno=int(sys.argv[1]))
     privileges.set_dumpable(False)  # a worker of the same uid cannot read this process's /proc files
     from judge.worker import main as worker
-    from judge.worker import launch, seccomp  # imported by every child, before its uid changes
+    from judge.worker import launch, seccomp  # noqa: F401 -- imported by every child, before its uid changes
 
     worker.prepare()
     try:
