@@ -87,6 +87,7 @@ class Judge:
 
     def __post_init__(self) -> None:
         self.launch = self.launch or fresh(self.plan.confinement)
+        self.verified = self.verified or self.plan.builds_checked
         self.level = self.level or self.plan.confinement.describe()
 
     @classmethod

@@ -153,10 +153,12 @@ def test_a_pinned_calibration_is_used_on_another_machine(tmp_path, monkeypatch):
     built = {c.id: 0.001 for c in problem.cases}
     monkeypatch.setattr(calibrate, "_measure", lambda p, d, c: built)
     assert calibrate.reference_times(problem, "cpu") is built  # calibrated once, when the image is built
+    assert calibrate.calibration(problem, "cpu").builds_checked  # stored here: its checker ran here
     monkeypatch.setattr(calibrate, "_machine", lambda: "another-host")
     monkeypatch.setattr(calibrate, "_measure", lambda p, d, c: pytest.fail("recalibrated on the new host"))
     monkeypatch.setenv(calibrate.CALIBRATION_ENV, "pinned")
     assert calibrate.reference_times(problem, "cpu") == built
+    assert not calibrate.calibration(problem, "cpu").builds_checked  # this host's workers are still to be checked
     monkeypatch.setenv(calibrate.CALIBRATION_ENV, "machine")
     with pytest.raises(pytest.fail.Exception):
         calibrate.reference_times(problem, "cpu")

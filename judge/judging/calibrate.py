@@ -16,6 +16,7 @@ import json
 import os
 import platform
 import statistics
+from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import BadInput, InternalError
@@ -63,6 +64,16 @@ def calibration_scope() -> str:
     return scope
 
 
+@dataclass(frozen=True)
+class Calibration:
+    times: dict[str, float]
+    """the reference's CPU seconds per case id"""
+    builds_checked: bool
+    """whether a worker on this machine has built every case bit-identically to its ``build_sha256``: a
+    calibration measured here ran through a session, whose checker showed it before the reference ran (else
+    calibration fails); one measured on another machine (pinned) shows nothing about this one"""
+
+
 def _stored(problem: Problem, device: str) -> tuple[Path, dict[str, float] | None]:
     """Where this machine's calibration goes, and the stored one to use (this machine's, or when pinned the
     newest of another machine's), if any."""
@@ -101,11 +112,16 @@ def _measure(problem: Problem, device: str, confinement: Confinement) -> dict[st
 
 
 def reference_times(problem: Problem, device: str, confinement: Confinement | None = None) -> dict[str, float]:
-    """The reference's CPU seconds per case id, from the cache or measured under ``confinement`` (default: what
-    :func:`judge.worker.probe.confinement` found for ``device``, probed once per process)."""
+    """The reference's CPU seconds per case id (:func:`calibration`)."""
+    return calibration(problem, device, confinement).times
+
+
+def calibration(problem: Problem, device: str, confinement: Confinement | None = None) -> Calibration:
+    """The calibration from the cache, or measured under ``confinement`` (default: what
+    :func:`judge.worker.probe.confinement` found for ``device``, probed once per process) and stored."""
     path, stored = _stored(problem, device)
     if stored is not None:
-        return stored
+        return Calibration(stored, path.is_file())
     times = _measure(problem, device, confinement or probe.confinement(device))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -114,4 +130,4 @@ def reference_times(problem: Problem, device: str, confinement: Confinement | No
         tmp.replace(path)
     except OSError:
         pass  # an unwritable cache only costs a recalibration next time
-    return times
+    return Calibration(times, True)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge.errors import BadInput
-from judge.judging.calibrate import reference_times
+from judge.judging.calibrate import calibration
 from judge.judging.compare import Comparison, compare
 from judge.judging.intake import read_file
 from judge.judging.limits import CaseLimits, case_limits, fit_memory
@@ -79,6 +79,9 @@ class Plan:
     """the layers every worker of this plan is started with, probed once when the plan was made"""
     checks: dict[str, Callable[..., Comparison]]
     """per method, the comparison with its settings bound: ``partial(compare, item=…, tolerance=…)``"""
+    builds_checked: bool = False
+    """whether workers on this machine are known to build every case as ``judge gen`` did (its calibration was
+    measured here), so that no submission's session starts a checker to show it again"""
 
     @property
     def methods(self) -> list[str]:
@@ -102,8 +105,10 @@ def make_plan(problem: Problem, mode: str, device: str) -> Plan:
     confinement = probe.confinement(device)
     cases = problem.samples if mode == "run" else problem.cases
     expected, sources = zip(*(expected_for(c, device, problem.slug) for c in cases)) if cases else ((), ())
-    limits = case_limits(problem, cases, reference_times(problem, device, confinement))
-    return Plan(problem, mode, device, cases, list(expected), list(sources), limits, confinement, checks_for(problem))
+    calibrated = calibration(problem, device, confinement)
+    limits = case_limits(problem, cases, calibrated.times)
+    return Plan(problem, mode, device, cases, list(expected), list(sources), limits, confinement, checks_for(problem),
+                calibrated.builds_checked)
 
 
 def custom_plan(problem: Problem, path: Path, device: str) -> Plan:
@@ -118,7 +123,7 @@ def custom_plan(problem: Problem, path: Path, device: str) -> Plan:
     confinement = probe.confinement(device)
     case = load_case(path, CUSTOM, {m["name"] for m in problem.methods})
     found = next((s for s in (device, "cpu") if case.outputs(s) is not None), None)
-    times = reference_times(problem, device, confinement)
+    times = calibration(problem, device, confinement).times
     limits = case_limits(problem, [case], {case.id: max(times.values(), default=0.0)})
     return Plan(problem, "run", device, [case], [case.outputs(found)] if found else None, [found] if found else [],
                 limits, confinement, checks_for(problem))
