@@ -198,7 +198,7 @@ def test_every_class_output_is_written_parses_and_shows_the_names_as_text(text, 
     assert len(rows) == 3 and all(len(row) == 8 for row in rows)
     cells = [cell for row in rows[1:] for cell in row]
     assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in cells)
-    assert csv_cell(name) in cells and csv_cell(name).removeprefix("'") == inline(name)
+    assert csv_cell(name) in cells and csv_cell(name) in (inline(name), "'" + inline(name))  # a name may start with '
 
     assert {row["student"] for row in json.loads(written["summary.json"])["students"]} == {name, OTHER_NAME}
 
