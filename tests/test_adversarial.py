@@ -18,12 +18,13 @@ of the submission survives it, that no file outside the worker's scratch directo
 directory is gone, and that no text from the submission reaches a hidden case in the report.
 A case whose ``needs`` this machine does not meet is skipped, saying which confinement was found.
 
-Every case runs through ``judge submit`` at the strongest level this machine gives; the cases that need L1 run
-again at ``JUDGE_MAX_LEVEL=L1`` (where the workers keep uid 0 when the judge runs as root and the interpreter
-lives under ``/root``: the level most grading gets, inside a container). Then the whole suite runs through
-``judge grade``, once per level, as one class (with a few copies of the case that leaves notes for the next
-submission, so that two of them share a warm worker), checking the same, and that the run leaves the checkout's
-``git status`` as it found it and the problem files byte-identical.
+Every case runs through ``judge submit`` at the strongest level this machine gives (a slow test: a fresh judge
+per attack, run by ``.ci/run``'s second step); the cases that need L1 run again at ``JUDGE_MAX_LEVEL=L1`` (where
+the workers keep uid 0 when the judge runs as root and the interpreter lives under ``/root``: the level most
+grading gets, inside a container). The whole suite also runs through ``judge grade`` (in the default run), once
+per level, as one class (with a few copies of the case that leaves notes for the next submission, so that two of
+them share a warm worker), checking the same, and that the run leaves the checkout's ``git status`` as it found
+it and the problem files byte-identical.
 
 The problem is a small copy of training-diagnostics (one sample and one hidden case, CPU floor 0.5 s, 450 MB),
 so the whole suite runs in a few minutes. Survivors are found by a marker: every judge run gets its own
@@ -225,6 +226,7 @@ def _changed(before: dict, after: dict) -> list[str]:
     return sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
 
 
+@pytest.mark.slow  # 13 min on 2 cores, a fresh judge each; the default run judges every attack by judge grade
 @pytest.mark.parametrize("attack, cap", RUNS, ids=[a.path.stem + (f"-{c}" if c else "") for a, c in RUNS])
 def test_attack(attack, cap, adversarial_root, arena):
     judge_attack(attack, cap, adversarial_root, arena)
