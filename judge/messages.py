@@ -204,7 +204,7 @@ CATALOGUE: dict[str, str] = {
     "code_judge_built": "{name} holds the judge's own autograd layers: written out, their code would tell which backward is broken, which is what the problem asks; the judge builds it",
     "code_solution": "define your class Solution first (paste your {slug}.py above this line), then:",
     "code_call_seed": "the judge seeds torch before every call, so that dropout draws the same masks",
-    "code_fresh": "the judge builds the inputs afresh for every call: run the lines above again before a call if an earlier call changed them",
+    "code_fresh": "the judge builds the inputs afresh for every call, so a call gets copies of what a later call uses too: one cannot change what another receives",
     "code_not_sample": "{slug} has no sample case '{case}' with an object '{name}'; only the objects of sample cases can be built ({samples})",
     "history_empty": "no attempts at {slug} yet; 'judge start {slug}' writes the starter file",
     "history_empty_all": "no attempts yet; 'judge list' shows the problems",

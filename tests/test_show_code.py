@@ -13,7 +13,7 @@ from judge import messages
 from judge.cli import parser
 from judge.errors import BadInput
 from judge.package import kinds
-from judge.package.build import build_objects, checksum
+from judge.package.build import build_objects, checksum, resolve_args, seeded
 from judge.package.cases import Case, parse_case
 from judge.package.kinds.base import LayerKind, ObjectKind
 from judge.package.problem import available, find_problem
@@ -22,7 +22,6 @@ from tests.conftest import SLUG, run_judge
 from tests.test_kinds import EXAMPLES
 
 BUG_NAMES = sorted({bug for bugs in kinds.BUGS.values() for bug in bugs if bug != "none"})
-JUDGE_BUILT = messages.say("code_judge_built", name="model")
 
 
 def _made(case: Case, problem_slug: str = SLUG) -> tuple[str, dict[str, Any]]:
@@ -55,6 +54,28 @@ def test_every_sample_snippet_builds_its_case_bit_for_bit(slug):
         assert checksum(made) == case.build_sha256, f"{slug} {case.id}: the snippet builds other objects"
         for call in case.calls:
             assert f"Solution().{call['method']}(" in text
+
+
+@pytest.mark.parametrize("slug", available())
+def test_the_calls_of_a_snippet_return_what_the_judge_s_own_build_gives(slug):
+    """The calls as printed (literal arguments, the call seed, copies where a later call reuses an object) on the
+    reference, against the reference on objects built afresh for each call as the worker builds them."""
+    problem = find_problem(slug)
+    namespace: dict[str, Any] = {}
+    exec(compile(problem.reference.read_text(encoding="utf-8"), str(problem.reference), "exec"), namespace)
+    for case in problem.samples:
+        snippet = case_snippet(problem, case)
+        namespace["results"] = []
+        exec(compile(snippet.setup, case.id, "exec"), namespace)
+        exec(compile(snippet.calls.replace("print(", "results.append("), case.id, "exec"), namespace)
+        judged = []
+        for call in case.calls:
+            with seeded():
+                judged.append(getattr(namespace["Solution"](), call["method"])(
+                    *resolve_args(call["args"], build_objects(case.objects))))
+        assert repr(namespace["results"]) == repr(judged), case.id
+        copies = "copy.deepcopy(" in snippet.calls
+        assert copies == (f"# {messages.say('code_fresh')}" in snippet.calls)
 
 
 def test_custom_layers_are_built_by_the_judge_never_written_and_the_comment_says_so():
@@ -154,9 +175,12 @@ def test_sample_object_builds_sample_objects_only():
         assert caught.value.key == "code_not_sample" and sample.id in str(caught.value)
 
 
-def test_show_code_prints_the_samples_as_python_instead_of_the_statement(tmp_path, monkeypatch):
+def test_show_code_prints_the_samples_as_python_instead_of_the_statement(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("JUDGE_HOME", str(tmp_path / "home"))
     assert parser().parse_args(["show", SLUG, "--code"]).code
+    with pytest.raises(SystemExit):
+        parser().parse_args(["show", "--help"])
+    assert " ".join(messages.say("help_show_code").split()) in " ".join(capsys.readouterr().out.split())
     result = run_judge(["show", SLUG, "--code"])
     assert result.returncode == 0, result.stderr
     problem = find_problem(SLUG)

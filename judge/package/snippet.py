@@ -22,9 +22,9 @@ from judge.package.kinds.base import GEN, literal
 from judge.package.problem import Problem, find_problem
 
 IMPORTS = ("import torch", "from torch import nn")
-"""what every snippet imports first; the kinds' own imports follow, sorted"""
-RESERVED = frozenset({"torch", "nn", GEN, "p", "Solution", "sample_object", "OrderedDict", "Residual", "Branched",
-                      "route"})
+"""what every snippet imports (after ``import copy`` where it copies; the kinds' own imports follow, sorted)"""
+RESERVED = frozenset({"torch", "nn", "copy", GEN, "p", "Solution", "sample_object", "OrderedDict", "Residual",
+                      "Branched", "route"})
 """names a snippet uses itself (``p`` is the loop variable of stale gradients): an object so named is renamed"""
 
 
@@ -67,8 +67,27 @@ def _variables(names: list[str]) -> dict[str, str]:
     return {name: found[name] for name in names}
 
 
-def _arg(arg: Any, variables: dict[str, str]) -> str:
-    return variables[arg[1:]] if isinstance(arg, str) and arg.startswith("$") else literal(arg)
+def _object(arg: Any) -> str | None:
+    """The object a call's argument names, if it names one."""
+    return arg[1:] if isinstance(arg, str) and arg.startswith("$") else None
+
+
+def _arg(arg: Any, variables: dict[str, str], later: set[str | None]) -> str:
+    name = _object(arg)
+    if name is None:
+        return literal(arg)
+    return f"copy.deepcopy({variables[name]})" if name in later else variables[name]
+
+
+def _calls(case: Case, variables: dict[str, str]) -> list[str]:
+    """Each call on a fresh ``Solution`` under the judge's seed. The judge builds a call's objects afresh, so that
+    one call cannot change what another receives: here a call gets copies of the objects a later call uses."""
+    lines = []
+    for index, call in enumerate(case.calls):
+        later = {_object(a) for c in case.calls[index + 1:] for a in c["args"]}
+        args = ", ".join(_arg(a, variables, later) for a in call["args"])
+        lines += [f"torch.manual_seed({CALL_SEED})", f"print(Solution().{call['method']}({args}))"]
+    return lines
 
 
 def case_snippet(problem: Problem, case: Case, lang: str = "en") -> Snippet:
@@ -88,22 +107,23 @@ def case_snippet(problem: Problem, case: Case, lang: str = "en") -> Snippet:
             body += code.lines
         if body[-1]:
             body.append("")
+    calls = _calls(case, variables)
+    copies = any("copy.deepcopy(" in line for line in calls)
+    if copies:
+        imports.add("import copy")
     title = " ".join(case.titles.get(lang, case.title).split())  # one comment line, whatever the file holds
-    setup = [_comment("code_case", case=case.id, title=title), *IMPORTS, *sorted(imports), "", *body]
-    calls = [_comment("code_solution", slug=problem.slug)]
-    if len(case.calls) > 1 and case.objects:
-        calls.append(_comment("code_fresh"))
-    calls.append(_comment("code_call_seed"))
-    for call in case.calls:
-        args = ", ".join(_arg(a, variables) for a in call["args"])
-        calls += [f"torch.manual_seed({CALL_SEED})", f"print(Solution().{call['method']}({args}))"]
-    return Snippet("\n".join(setup).rstrip(), "\n".join(calls), variables, tuple(built))
+    plain = sorted(i for i in imports if i.startswith("import "))
+    setup = [_comment("code_case", case=case.id, title=title), *plain, *IMPORTS, *sorted(imports - set(plain)), "",
+             *body]
+    notes = [_comment("code_solution", slug=problem.slug), *([_comment("code_fresh")] if copies else []),
+             _comment("code_call_seed")]
+    return Snippet("\n".join(setup).rstrip(), "\n".join(notes + calls), variables, tuple(built))
 
 
 def problem_code(problem: Problem, lang: str = "en") -> str:
     """Every sample case of ``problem`` as Python, one after the other."""
-    parts = [_comment("code_header", slug=problem.slug)] + [case_snippet(problem, c, lang).text for c in problem.samples]
-    return "\n\n".join(parts)
+    cases = [case_snippet(problem, case, lang).text for case in problem.samples]
+    return "\n\n".join([_comment("code_header", slug=problem.slug), *cases])
 
 
 def sample_object(slug: str, case: str, name: str) -> Any:

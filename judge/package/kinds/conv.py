@@ -52,7 +52,8 @@ class Conv2d(LayerKind):
 
     def fill(self, spec: dict[str, Any], at: str) -> list[str]:
         shapes = dict(self.parameters(spec))
-        return [line for part in ("weight", "bias") for line in part_code(spec, part, shapes[part], at, self.fans(spec))]
+        return [line for part in ("weight", "bias")
+                for line in part_code(spec, part, shapes[part], at, self.fans(spec))]
 
 
 @LAYERS.register

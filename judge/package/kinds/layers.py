@@ -197,7 +197,8 @@ class BatchNorm1d(_Norm):
                 f"momentum={spec.get('momentum', 0.1)}; {parts})")
 
     def constructor(self, spec: dict[str, Any]) -> str:
-        return f"nn.BatchNorm1d({spec['batchnorm1d']}, eps={spec.get('eps', 1e-5)!r}, momentum={spec.get('momentum', 0.1)!r})"
+        return (f"nn.BatchNorm1d({spec['batchnorm1d']}, eps={spec.get('eps', 1e-5)!r}, "
+                f"momentum={spec.get('momentum', 0.1)!r})")
 
 
 @LAYERS.register

@@ -6,7 +6,8 @@ import math
 from typing import Any
 
 from judge.package.kinds.base import GEN, OBJECTS, Checker, Code, ObjectKind, literal, seeded_code
-from judge.package.kinds.inits import SCHEMES, cast_code, describe_init, draw, draw_code, flat_values, size_code, validate_init
+from judge.package.kinds.inits import (SCHEMES, cast_code, describe_init, draw, draw_code, flat_values, size_code,
+                                       validate_init)
 from judge.package.kinds.lazy import torch
 
 DTYPES = ("float32", "int64")
