@@ -111,7 +111,7 @@ def case_snippet(problem: Problem, case: Case, lang: str = "en") -> Snippet:
     copies = any("copy.deepcopy(" in line for line in calls)
     if copies:
         imports.add("import copy")
-    title = " ".join(case.titles.get(lang, case.title).split())  # one comment line, whatever the file holds
+    title = "".join(c for c in " ".join(case.titles.get(lang, case.title).split()) if c.isprintable())  # one line
     plain = sorted(i for i in imports if i.startswith("import "))
     setup = [_comment("code_case", case=case.id, title=title), *plain, *IMPORTS, *sorted(imports - set(plain)), "",
              *body]
