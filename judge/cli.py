@@ -150,6 +150,11 @@ def cmd_show(args: argparse.Namespace) -> int:
     from judge.practice.history import progress
 
     problem = find_problem(args.slug)
+    if args.code:  # Python only, so that it can be pasted or written to a file whole: the statement is one 'show' away
+        from judge.package.snippet import problem_code
+
+        sys.stdout.write(visible(problem_code(problem, args.lang)) + "\n")
+        return EXIT_OK
     color = use_color(sys.stdout.isatty(), args.no_color)
     mine = progress().get(problem.slug)
     footer = (messages.say("show_status", status=mine.status, attempts=mine.attempts, slug=problem.slug)
@@ -324,6 +329,7 @@ def parser() -> argparse.ArgumentParser:
         made[name].add_argument("--no-color", action="store_true", help="no colours (also: set NO_COLOR)")
     made["show"].add_argument("slug", help="the problem, e.g. training-diagnostics")
     made["show"].add_argument("--lang", choices=("en", "zh"), default="en", help="statement language (default: en)")
+    made["show"].add_argument("--code", action="store_true", help=messages.say("help_show_code"))
     made["start"].add_argument("slug", help="the problem, e.g. training-diagnostics")
     made["start"].add_argument("path", nargs="?",
                                help="where to write it (default: <slug>.py; a folder: <folder>/<slug>.py)")

@@ -11,8 +11,9 @@ Families, each a registry of small declarative classes or records:
 * the state a model arrives in (:mod:`.state`): ``stale_grad`` (with ``inject`` and ``none``), ``frozen``, ``mode``.
 
 Each kind validates its JSON (errors name the file and the field), builds it in the worker (float64 from a
-private ``torch.Generator`` seeded by the spec, then cast to float32), describes it in plain language, feeds the
-build checksum (:mod:`.digest`) and, for modules, tells the generator where float32 is fragile (:func:`hazards`).
+private ``torch.Generator`` seeded by the spec, then cast to float32), describes it in plain language, writes
+itself as Python that builds it bit for bit (``judge show SLUG --code``), feeds the build checksum
+(:mod:`.digest`) and, for modules, tells the generator where float32 is fragile (:func:`hazards`).
 Adding a kind is one class in one of these modules plus its example in ``docs/kinds.md`` and its tests.
 """
 
@@ -23,15 +24,16 @@ from typing import TYPE_CHECKING, Any
 
 from judge.package.kinds import configs, conv, custom, digest, layers, models, values  # noqa: F401 -- they register
 from judge.package.kinds.activations import ACTIVATIONS, by_module
-from judge.package.kinds.base import LAYERS, OBJECTS, Checker, Hazard
+from judge.package.kinds.base import LAYERS, OBJECTS, Checker, Code, Hazard
 from judge.package.kinds.custom import BUGS
 from judge.package.kinds.inits import SCHEMES
 
 if TYPE_CHECKING:
     from torch import nn
 
-__all__ = ["ACTIVATIONS", "BUGS", "LAYERS", "OBJECTS", "SCHEMES", "Checker", "Hazard", "build_object", "conceal",
-           "describe_object", "digest", "hazards", "reveal", "validate_object", "validate_objects"]
+__all__ = ["ACTIVATIONS", "BUGS", "LAYERS", "OBJECTS", "SCHEMES", "Checker", "Code", "Hazard", "build_object",
+           "conceal", "describe_object", "digest", "hazards", "object_code", "reveal", "validate_object",
+           "validate_objects"]
 
 
 def validate_object(spec: Any, where: str, check: Checker) -> None:
@@ -71,6 +73,12 @@ def reveal(objects: dict[str, Any], hidden: tuple[float, ...]) -> dict[str, Any]
 def describe_object(spec: dict[str, Any]) -> str:
     """One line of plain language for statements and the reports of visible cases."""
     return OBJECTS[spec["kind"]].describe(spec)
+
+
+def object_code(spec: dict[str, Any], name: str) -> Code | None:
+    """Python that builds the object into the variable ``name`` bit for bit as :func:`build_object` does, or None
+    where that code would show what the object hides (``judge show SLUG --code``)."""
+    return OBJECTS[spec["kind"]].code(spec, name)
 
 
 def hazards(module: nn.Module) -> Hazard | None:

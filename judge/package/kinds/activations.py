@@ -42,6 +42,10 @@ class Activation:
         """The constructor call, e.g. ``LeakyReLU(0.01)``."""
         return f"{self.module_name}({', '.join(str(spec.get(k, v)) for k, v in self.params.items())})"
 
+    def code(self, spec: dict[str, Any]) -> str:
+        """The constructor call as Python, e.g. ``nn.LeakyReLU(0.01)``."""
+        return f"nn.{self.module_name}({', '.join(repr(spec.get(k, v)) for k, v in self.params.items())})"
+
 
 def _fixed(hazard: Hazard) -> Callable[[nn.Module], Hazard]:
     return lambda module: hazard

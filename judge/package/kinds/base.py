@@ -7,7 +7,7 @@ build and describe a spec of its kind. Registering is one decorator; nothing els
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Iterator, NoReturn, TypeVar
 
@@ -108,6 +108,38 @@ def shown(placeholder: Any, hidden: tuple[float, ...]) -> float:
     return hidden[placeholder[HIDDEN]]
 
 
+GEN = "gen"
+"""the name of the generator in written code (:meth:`ObjectKind.code`), seeded as the builder seeds its own"""
+
+
+@dataclass
+class Code:
+    """Python that builds one object as its kind's builder does: the same draws, in the same order, from a
+    ``torch.Generator`` seeded alike, in float64, then cast (``judge show SLUG --code``)."""
+
+    lines: list[str]
+    """statements that leave the object in its variable"""
+    imports: set[str] = field(default_factory=set)
+    """the import statements the lines need besides ``torch``, ``nn`` and ``math``"""
+
+
+def seeded_code(seed: int, lines: list[str], imports: set[str] | None = None) -> Code:
+    """``lines`` after the seeding of :data:`GEN`, where any of them draws from it."""
+    uses = any(f"generator={GEN}" in line for line in lines)
+    return Code(([f"{GEN} = torch.Generator().manual_seed({seed})"] if uses else []) + lines, imports or set())
+
+
+def literal(value: Any) -> str:
+    """Python source for a JSON value (``float("inf")`` for infinities and NaN, which JSON cannot write)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f'float("{value}")'
+    if isinstance(value, list):
+        return "[" + ", ".join(literal(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
 class ObjectKind:
     """A top-level object of a case: ``{"kind": name, ...}``."""
 
@@ -124,6 +156,11 @@ class ObjectKind:
         raise NotImplementedError
 
     def describe(self, spec: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def code(self, spec: dict[str, Any], name: str) -> Code | None:
+        """Python that builds the object into the variable ``name`` bit for bit as :meth:`build` does, or None
+        where it cannot be written without showing what the object hides (a custom layer's bug)."""
         raise NotImplementedError
 
     def conceal(self, spec: dict[str, Any], hidden: list[float]) -> dict[str, Any]:
@@ -156,6 +193,16 @@ class LayerKind:
 
     def describe(self, spec: dict[str, Any]) -> str:
         raise NotImplementedError
+
+    def constructor(self, spec: dict[str, Any]) -> str | None:
+        """The Python expression that constructs the layer before its values are set (``nn.Linear(8, 16)``), or
+        None where it cannot be written without showing what the layer hides."""
+        raise NotImplementedError
+
+    def fill(self, spec: dict[str, Any], at: str) -> list[str]:
+        """Statements (run under ``torch.no_grad()``) that set the layer ``at`` (a Python expression) as
+        :meth:`build` does, drawing from :data:`GEN` in its order; none where the constructor's values are it."""
+        return []
 
     def conceal(self, spec: dict[str, Any], hidden: list[float]) -> dict[str, Any]:
         """As :meth:`ObjectKind.conceal`, for one layer."""

@@ -16,7 +16,7 @@ import copy
 import json
 from typing import Any
 
-from judge.package.kinds.base import OBJECTS, Checker, ObjectKind
+from judge.package.kinds.base import OBJECTS, Checker, Code, ObjectKind, literal
 
 OPTIMIZERS: dict[str, tuple[str, ...]] = {
     "sgd": ("lr", "momentum", "nesterov", "weight_decay"),
@@ -63,6 +63,9 @@ class _Config(ObjectKind):
 
     def describe(self, spec: dict[str, Any]) -> str:
         return f"{self.name} {json.dumps(self.build(spec), ensure_ascii=False)}"
+
+    def code(self, spec: dict[str, Any], name: str) -> Code:
+        return Code([f"{name} = {literal(self.build(spec))}"])
 
 
 @OBJECTS.register

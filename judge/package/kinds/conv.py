@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.package.kinds.base import LAYERS, Checker, LayerKind
-from judge.package.kinds.layers import describe_parts, draw_part, validate_parts
+from judge.package.kinds.layers import describe_parts, draw_part, part_code, validate_parts
 from judge.package.kinds.lazy import nn, torch
 
 
@@ -46,6 +46,15 @@ class Conv2d(LayerKind):
         return (f"Conv2d({c_in}, {c_out}, {k}, stride={spec.get('stride', 1)}, padding={spec.get('padding', 0)}; "
                 f"{describe_parts(spec, ('weight', 'bias'))})")
 
+    def constructor(self, spec: dict[str, Any]) -> str:
+        c_in, c_out, k = spec["conv2d"]
+        return f"nn.Conv2d({c_in}, {c_out}, {k}, stride={spec.get('stride', 1)}, padding={spec.get('padding', 0)})"
+
+    def fill(self, spec: dict[str, Any], at: str) -> list[str]:
+        shapes = dict(self.parameters(spec))
+        return [line for part in ("weight", "bias")
+                for line in part_code(spec, part, shapes[part], at, self.fans(spec))]
+
 
 @LAYERS.register
 class MaxPool2d(LayerKind):
@@ -63,6 +72,10 @@ class MaxPool2d(LayerKind):
     def describe(self, spec: dict[str, Any]) -> str:
         return f"MaxPool2d({spec['maxpool2d']}, stride={spec.get('stride', spec['maxpool2d'])})"
 
+    def constructor(self, spec: dict[str, Any]) -> str:
+        stride = f", stride={spec['stride']}" if "stride" in spec else ""
+        return f"nn.MaxPool2d({spec['maxpool2d']}{stride})"
+
 
 @LAYERS.register
 class Flatten(LayerKind):
@@ -78,3 +91,6 @@ class Flatten(LayerKind):
 
     def describe(self, spec: dict[str, Any]) -> str:
         return "Flatten()"
+
+    def constructor(self, spec: dict[str, Any]) -> str:
+        return "nn.Flatten()"

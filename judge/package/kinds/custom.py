@@ -58,6 +58,10 @@ class Custom(LayerKind):
     def reveal(self, spec: dict[str, Any], hidden: tuple[float, ...]) -> dict[str, Any]:
         return {**spec, "bug": BUGS[spec["custom"]][int(shown(spec["bug"], hidden))]}
 
+    def constructor(self, spec: dict[str, Any]) -> None:
+        """None: the layer's backward rule is its bug, which written code would have to name (issue 20)."""
+        return None
+
     def describe(self, spec: dict[str, Any]) -> str:
         name = {"linear": "CustomLinear", "tanh": "CustomTanh", "sigmoid": "CustomSigmoid"}[spec["custom"]]
         bug = spec.get("bug", "none")

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from judge.package.kinds.base import Checker
+from judge.package.kinds.base import GEN, Checker, literal
 from judge.package.kinds.lazy import torch
 
 Draw = Callable[[dict[str, Any], list[int], "torch.Generator", int, int], "torch.Tensor"]
@@ -28,6 +28,15 @@ def _fan_std(init: dict[str, Any], fan_in: int, fan_out: int) -> float:
     return init.get("gain", 1.0) * math.sqrt(2.0 / (fan_in + fan_out))
 
 
+def _fan_bound(init: dict[str, Any], fan_in: int, fan_out: int) -> float:
+    return math.sqrt(3.0) * _fan_std(init, fan_in, fan_out)
+
+
+def _default_bound(fan_in: int) -> float:
+    """nn.Linear's and nn.Conv2d's own: U(-1/sqrt(fan_in), 1/sqrt(fan_in)) for weight and bias."""
+    return 1.0 / math.sqrt(fan_in) if fan_in > 0 else 0.0
+
+
 def _fan_normal(init: dict[str, Any], shape: list[int], gen: torch.Generator, fan_in: int,
                 fan_out: int) -> torch.Tensor:
     return torch.randn(shape, generator=gen, dtype=torch.float64) * _fan_std(init, fan_in, fan_out)
@@ -35,14 +44,53 @@ def _fan_normal(init: dict[str, Any], shape: list[int], gen: torch.Generator, fa
 
 def _fan_uniform(init: dict[str, Any], shape: list[int], gen: torch.Generator, fan_in: int,
                  fan_out: int) -> torch.Tensor:
-    bound = math.sqrt(3.0) * _fan_std(init, fan_in, fan_out)
+    bound = _fan_bound(init, fan_in, fan_out)
     return _uniform(shape, -bound, bound, gen)
 
 
 def _default(init: dict[str, Any], shape: list[int], gen: torch.Generator, fan_in: int, fan_out: int) -> torch.Tensor:
-    """nn.Linear's and nn.Conv2d's own: U(-1/sqrt(fan_in), 1/sqrt(fan_in)) for weight and bias."""
-    bound = 1.0 / math.sqrt(fan_in) if fan_in > 0 else 0.0
+    bound = _default_bound(fan_in)
     return _uniform(shape, -bound, bound, gen)
+
+
+# --- the same draws written as Python (``judge show SLUG --code``); ``size`` is the shape's source text ---------
+
+F64 = "dtype=torch.float64"
+
+
+def _plus(text: str, value: float) -> str:
+    """``text + value`` as source; ``x + v`` is ``x - (-v)`` bit for bit."""
+    return f"{text} - {-value!r}" if math.copysign(1.0, value) < 0 else f"{text} + {value!r}"
+
+
+def _rand_code(size: str, low: float, high: float) -> str:
+    """:func:`_uniform` as source: the numbers it computes, written exactly (``repr`` round-trips a float);
+    adding 0 to a product that is never -0.0 changes nothing."""
+    text = f"torch.rand({size}, generator={GEN}, {F64}) * {high - low!r}"
+    return text if low == 0 and high - low > 0 else _plus(text, low)
+
+
+def _normal_code(size: str, std: float, mean: float) -> str:
+    """``randn * std + mean``; ``* 1.0`` changes nothing, nor does ``+ 0.0`` to a product that is never -0.0."""
+    text = f"torch.randn({size}, generator={GEN}, {F64})" + ("" if std == 1 else f" * {std!r}")
+    return text if mean == 0 and std != 0 else _plus(text, mean)
+
+
+def _values_code(init: dict[str, Any], size: str) -> str:
+    text = f"torch.tensor({literal(init['values'])}, {F64})"
+    return text if size == f"{tuple(_shape_of(init['values']) or ())}" else f"{text}.reshape({size})"
+
+
+def _fan_normal_code(init: dict[str, Any], size: str, fan_in: int, fan_out: int) -> str:
+    return _normal_code(size, _fan_std(init, fan_in, fan_out), 0.0)
+
+
+def _fan_uniform_code(init: dict[str, Any], size: str, fan_in: int, fan_out: int) -> str:
+    bound = _fan_bound(init, fan_in, fan_out)
+    return _rand_code(size, -bound, bound)
+
+
+Write = Callable[[dict[str, Any], str, int, int], str]
 
 
 @dataclass(frozen=True)
@@ -54,23 +102,31 @@ class Scheme:
     params: dict[str, float | None] = field(default_factory=dict)
     text: str = ""
     """what it draws, for the docs"""
+    code: Write | None = None
+    """the Python expression of the same float64 draw from ``gen``, given the source text of the shape"""
 
 
 SCHEMES: dict[str, Scheme] = {s.name: s for s in (
-    Scheme("default", _default, text="the layer's own PyTorch initialisation (for a tensor: U(-1, 1))"),
-    Scheme("zeros", lambda i, s, g, fi, fo: torch.zeros(s, dtype=torch.float64), text="all 0"),
+    Scheme("default", _default, text="the layer's own PyTorch initialisation (for a tensor: U(-1, 1))",
+           code=lambda i, s, fi, fo: _rand_code(s, -_default_bound(fi), _default_bound(fi))),
+    Scheme("zeros", lambda i, s, g, fi, fo: torch.zeros(s, dtype=torch.float64), text="all 0",
+           code=lambda i, s, fi, fo: f"torch.zeros({s}, {F64})"),
     Scheme("constant", lambda i, s, g, fi, fo: torch.full(s, float(i["value"]), dtype=torch.float64), {"value": None},
-           "all `value`"),
+           "all `value`", lambda i, s, fi, fo: f"torch.full({s}, {literal(float(i['value']))}, {F64})"),
     Scheme("normal", lambda i, s, g, fi, fo: torch.randn(s, generator=g, dtype=torch.float64) * i.get("std", 1.0)
-           + i.get("mean", 0.0), {"mean": 0.0, "std": 1.0}, "N(mean, std²)"),
+           + i.get("mean", 0.0), {"mean": 0.0, "std": 1.0}, "N(mean, std²)",
+           lambda i, s, fi, fo: _normal_code(s, i.get("std", 1.0), i.get("mean", 0.0))),
     Scheme("uniform", lambda i, s, g, fi, fo: _uniform(s, i.get("low", -1.0), i.get("high", 1.0), g),
-           {"low": -1.0, "high": 1.0}, "U(low, high)"),
-    Scheme("kaiming_normal", _fan_normal, {"gain": math.sqrt(2.0)}, "N(0, (gain/√fan_in)²)"),
-    Scheme("kaiming_uniform", _fan_uniform, {"gain": math.sqrt(2.0)}, "uniform with std gain/√fan_in"),
-    Scheme("xavier_normal", _fan_normal, {"gain": 1.0}, "N(0, gain²·2/(fan_in+fan_out))"),
-    Scheme("xavier_uniform", _fan_uniform, {"gain": 1.0}, "uniform with std gain·√(2/(fan_in+fan_out))"),
+           {"low": -1.0, "high": 1.0}, "U(low, high)",
+           lambda i, s, fi, fo: _rand_code(s, i.get("low", -1.0), i.get("high", 1.0))),
+    Scheme("kaiming_normal", _fan_normal, {"gain": math.sqrt(2.0)}, "N(0, (gain/√fan_in)²)", _fan_normal_code),
+    Scheme("kaiming_uniform", _fan_uniform, {"gain": math.sqrt(2.0)}, "uniform with std gain/√fan_in",
+           _fan_uniform_code),
+    Scheme("xavier_normal", _fan_normal, {"gain": 1.0}, "N(0, gain²·2/(fan_in+fan_out))", _fan_normal_code),
+    Scheme("xavier_uniform", _fan_uniform, {"gain": 1.0}, "uniform with std gain·√(2/(fan_in+fan_out))",
+           _fan_uniform_code),
     Scheme("values", lambda i, s, g, fi, fo: torch.tensor(i["values"], dtype=torch.float64).reshape(s), {"values": None},
-           "exactly `values`, a nested list of the tensor's shape"),
+           "exactly `values`, a nested list of the tensor's shape", lambda i, s, fi, fo: _values_code(i, s)),
 )}
 
 INIT_EXAMPLE = 'an object like {"init": "normal", "std": 1.0}'
@@ -80,6 +136,23 @@ def draw(init: dict[str, Any], shape: list[int], gen: torch.Generator, fan_in: i
          fan_out: int = 1) -> torch.Tensor:
     """One float64 tensor of ``shape`` drawn by the scheme ``init`` (fans matter for layer schemes only)."""
     return SCHEMES[init["init"]].draw(init, shape, gen, fan_in, fan_out)
+
+
+def draw_code(init: dict[str, Any], size: str, fan_in: int = 1, fan_out: int = 1) -> str:
+    """:func:`draw` as a Python expression of a float64 tensor; ``size``: the shape's source text."""
+    write = SCHEMES[init["init"]].code
+    assert write is not None, f"INIT {init['init']!r} cannot be written as code"
+    return write(init, size, fan_in, fan_out)
+
+
+def cast_code(draw: str, to: str = ".float()") -> str:
+    """A drawn float64 expression cast as the builder casts it (``to``: ``.float()``, ``.to(torch.int64)``)."""
+    return (f"({draw})" if any(op in draw for op in (" * ", " + ", " - ")) else draw) + to
+
+
+def size_code(shape: list[int]) -> str:
+    """A shape as source: ``(16, 8)``, ``(4,)``, ``()``."""
+    return repr(tuple(shape))
 
 
 def _shape_of(values: Any) -> list[int] | None:

@@ -13,7 +13,8 @@ from typing import Any, ClassVar
 
 from judge.package.kinds.activations import ACTIVATIONS
 from judge.package.kinds.base import LAYERS, Checker, LayerKind
-from judge.package.kinds.inits import describe_init, draw, flat_values, validate_init
+from judge.package.kinds.inits import (cast_code, describe_init, draw, draw_code, flat_values, size_code,
+                                       validate_init)
 from judge.package.kinds.lazy import nn, torch
 
 DEFAULT = {"init": "default"}
@@ -31,6 +32,17 @@ def draw_part(spec: dict[str, Any], part: str, shape: list[int], gen: torch.Gene
               default: dict[str, Any] = DEFAULT) -> torch.Tensor:
     """A layer's ``part`` (``weight``, ``bias``, a buffer) drawn from its INIT in float64, cast to float32."""
     return draw(_init(spec, part, default), shape, gen, *fans).float()
+
+
+def part_code(spec: dict[str, Any], part: str, shape: list[int], at: str, fans: tuple[int, int],
+              default: dict[str, Any] = DEFAULT, preset: dict[str, Any] | None = None) -> list[str]:
+    """:func:`draw_part` as a statement that sets ``at.part`` (under ``torch.no_grad()``); none when the INIT is
+    ``preset``, the value PyTorch's constructor gives the part (LayerNorm's weight: ones), which draws nothing."""
+    init = _init(spec, part, default)
+    if init == preset:
+        return []
+    note = f": PyTorch's own, U(±1/√{fans[0]})" if init["init"] == "default" else ""
+    return [f"{at}.{part}.copy_({cast_code(draw_code(init, size_code(shape), *fans))})  # {describe_init(init)}{note}"]
 
 
 def validate_parts(spec: dict[str, Any], where: str, check: Checker, parts: dict[str, list[int]]) -> None:
@@ -65,6 +77,12 @@ def linear_tensors(spec: dict[str, Any], gen: torch.Generator) -> tuple[torch.Te
     return weight, draw_part(spec, "bias", [fans[1]], gen, fans)
 
 
+def linear_code(spec: dict[str, Any], at: str) -> list[str]:
+    """:func:`linear_tensors` as statements that set the layer ``at``."""
+    fans = tuple(spec["linear"])
+    return part_code(spec, "weight", [fans[1], fans[0]], at, fans) + part_code(spec, "bias", [fans[1]], at, fans)
+
+
 @LAYERS.register
 class Linear(LayerKind):
     key = "linear"
@@ -86,6 +104,12 @@ class Linear(LayerKind):
         fan_in, fan_out = spec["linear"]
         return f"Linear({fan_in}, {fan_out}; {describe_parts(spec, ('weight', 'bias'))})"
 
+    def constructor(self, spec: dict[str, Any]) -> str:
+        return "nn.Linear({}, {})".format(*spec["linear"])
+
+    def fill(self, spec: dict[str, Any], at: str) -> list[str]:
+        return linear_code(spec, at)
+
 
 @LAYERS.register
 class Act(LayerKind):
@@ -105,6 +129,9 @@ class Act(LayerKind):
 
     def describe(self, spec: dict[str, Any]) -> str:
         return ACTIVATIONS[spec["act"]].describe(spec)
+
+    def constructor(self, spec: dict[str, Any]) -> str:
+        return ACTIVATIONS[spec["act"]].code(spec)
 
 
 class _Norm(LayerKind):
@@ -126,6 +153,13 @@ class _Norm(LayerKind):
         for part in ("weight", "bias"):
             setattr(layer, part, nn.Parameter(draw_part(spec, part, shape, gen, fans, self.DEFAULTS[part])))
         return layer
+
+    def fill(self, spec: dict[str, Any], at: str) -> list[str]:
+        """Every part :meth:`build` draws, in its order (the running statistics, where the kind has them, after
+        the affine parameters), each skipped where it is the constructor's own value."""
+        shape = self.shape(spec)
+        return [line for part, default in self.DEFAULTS.items() if part in self.fields
+                for line in part_code(spec, part, shape, at, (shape[-1],) * 2, default, default)]
 
 
 @LAYERS.register
@@ -162,6 +196,10 @@ class BatchNorm1d(_Norm):
         return (f"BatchNorm1d({spec['batchnorm1d']}, eps={spec.get('eps', 1e-5)}, "
                 f"momentum={spec.get('momentum', 0.1)}; {parts})")
 
+    def constructor(self, spec: dict[str, Any]) -> str:
+        return (f"nn.BatchNorm1d({spec['batchnorm1d']}, eps={spec.get('eps', 1e-5)!r}, "
+                f"momentum={spec.get('momentum', 0.1)!r})")
+
 
 @LAYERS.register
 class LayerNorm(_Norm):
@@ -188,6 +226,9 @@ class LayerNorm(_Norm):
         parts = describe_parts(spec, ("weight", "bias"), self.DEFAULTS)
         return f"LayerNorm({spec['layernorm']}, eps={spec.get('eps', 1e-5)}; {parts})"
 
+    def constructor(self, spec: dict[str, Any]) -> str:
+        return f"nn.LayerNorm({self.shape(spec)!r}, eps={spec.get('eps', 1e-5)!r})"
+
 
 @LAYERS.register
 class Dropout(LayerKind):
@@ -202,6 +243,9 @@ class Dropout(LayerKind):
 
     def describe(self, spec: dict[str, Any]) -> str:
         return f"Dropout({spec['dropout']})"
+
+    def constructor(self, spec: dict[str, Any]) -> str:
+        return f"nn.Dropout({spec['dropout']!r})"
 
 
 def _keys(spec: dict[str, Any]) -> list[str]:

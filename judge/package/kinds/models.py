@@ -7,12 +7,13 @@ case naming a parameter (``frozen``, ``stale_grad.none``) is checked at validati
 
 from __future__ import annotations
 
+import keyword
 import re
 from collections import OrderedDict
 from typing import Any, Callable, ClassVar
 
 from judge.package.kinds import state
-from judge.package.kinds.base import LAYERS, OBJECTS, Checker, ObjectKind, hide, shown
+from judge.package.kinds.base import LAYERS, OBJECTS, Checker, Code, ObjectKind, hide, seeded_code, shown
 from judge.package.kinds.layers import kind_of, validate_layer
 from judge.package.kinds.lazy import nn, torch
 
@@ -54,6 +55,25 @@ def _sequential(layers: list[dict[str, Any]], gen: torch.Generator) -> nn.Sequen
 
 def _describe_sequential(layers: list[dict[str, Any]]) -> str:
     return "nn.Sequential(" + ", ".join(kind_of(s).describe(s) for s in layers) + ")"
+
+
+def _sequential_code(layers: list[dict[str, Any]], pad: str = "") -> str | None:
+    """The constructor of :func:`_sequential` as source, one layer a line indented below ``pad``; None where a
+    layer cannot be written."""
+    made = [kind_of(s).constructor(s) for s in layers]
+    if None in made:
+        return None
+    return "nn.Sequential(\n" + "".join(f"{pad}    {m},\n" for m in made) + f"{pad})" if made else "nn.Sequential()"
+
+
+def _fill_code(layers: list[dict[str, Any]], at: str) -> list[str]:
+    """What every layer of the ``nn.Sequential`` at ``at`` draws, in order."""
+    return [line for i, s in enumerate(layers) for line in kind_of(s).fill(s, f"{at}[{i}]")]
+
+
+def _attribute(base: str, name: str) -> str:
+    """``base.name`` as source (``getattr`` for a name that is a Python keyword)."""
+    return f"{base}.{name}" if not keyword.iskeyword(name) else f"getattr({base}, {name!r})"
 
 
 def _map_layers(value: Any, change: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
@@ -101,6 +121,17 @@ class _Model(ObjectKind):
     def describe(self, spec: dict[str, Any]) -> str:
         return f"{self.describe_layout(spec)}, seed {spec['seed']}{state.describe_state(spec)}"
 
+    def code(self, spec: dict[str, Any], name: str) -> Code | None:
+        """The constructors, then every value drawn into them (under ``torch.no_grad()``), then the state."""
+        layout = self.layout_code(spec, name)
+        if layout is None:
+            return None
+        constructor, fills, imports = layout
+        lines = [f"{name} = {constructor}"]
+        if fills:
+            lines += ["with torch.no_grad():", *(f"    {line}" for line in fills), ""]  # "": where a REPL ends it
+        return seeded_code(spec["seed"], lines + state.state_code(spec, name), imports)
+
     def conceal(self, spec: dict[str, Any], hidden: list[float]) -> dict[str, Any]:
         return _map_layers(spec, lambda layer: kind_of(layer).conceal(layer, hidden))
 
@@ -117,6 +148,11 @@ class _Model(ObjectKind):
         raise NotImplementedError
 
     def describe_layout(self, spec: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def layout_code(self, spec: dict[str, Any], name: str) -> tuple[str, list[str], set[str]] | None:
+        """The model ``name``'s constructor as source, the fills of its layers in drawing order, and the imports
+        they need; None where a layer cannot be written."""
         raise NotImplementedError
 
 
@@ -137,6 +173,10 @@ class MLP(_Model):
 
     def describe_layout(self, spec: dict[str, Any]) -> str:
         return _describe_sequential(spec["layers"])
+
+    def layout_code(self, spec: dict[str, Any], name: str) -> tuple[str, list[str], set[str]] | None:
+        made = _sequential_code(spec["layers"])
+        return None if made is None else (made, _fill_code(spec["layers"], name), set())
 
 
 @OBJECTS.register
@@ -175,6 +215,20 @@ class Net(_Model):
         parts = [f"{b['name']}: " + (f"Residual(x + {_describe_sequential(b['layers'])})" if b.get("residual")
                                      else _describe_sequential(b["layers"])) for b in spec["blocks"]]
         return "nn.Sequential(" + ", ".join(parts) + ")"
+
+    def layout_code(self, spec: dict[str, Any], name: str) -> tuple[str, list[str], set[str]] | None:
+        entries, fills = [], []
+        for block in spec["blocks"]:
+            body = _sequential_code(block["layers"], "    ")
+            if body is None:
+                return None
+            entries.append(f"    ({block['name']!r}, {f'Residual({body})' if block.get('residual') else body}),\n")
+            at = _attribute(name, block["name"]) + (".body" if block.get("residual") else "")
+            fills += _fill_code(block["layers"], at)
+        imports = {"from collections import OrderedDict"}
+        if any(block.get("residual") for block in spec["blocks"]):
+            imports.add("from judge.package.kinds.modules import Residual")
+        return "nn.Sequential(OrderedDict([\n" + "".join(entries) + "]))", fills, imports
 
 
 @OBJECTS.register
@@ -244,3 +298,20 @@ class BranchedModel(_Model):
             heads.append(f"{head['name']}{' (' + ', '.join(notes) + ')' if notes else ''}: "
                          f"{_describe_sequential(head['layers'])}")
         return f"Branched(trunk: {_describe_sequential(spec['trunk'])}; heads {'; '.join(heads)})"
+
+    def layout_code(self, spec: dict[str, Any], name: str) -> tuple[str, list[str], set[str]] | None:
+        trunk = _sequential_code(spec["trunk"], "    ")
+        heads = {head["name"]: _sequential_code(head["layers"], "        ") for head in spec["heads"]}
+        if trunk is None or None in heads.values():
+            return None
+        routes = "".join(
+            f"        {h['name']!r}: route(detach_input={h.get('input') == 'detach'}, "
+            f"detach_output={h.get('output') == 'detach'}, scale={float(h.get('scale', 1.0))!r}, "
+            f"used={h.get('used', True)}),\n" for h in spec["heads"])
+        constructor = (f"Branched(\n    {trunk},\n    {{\n"
+                       + "".join(f"        {head!r}: {made},\n" for head, made in heads.items())
+                       + f"    }},\n    {{\n{routes}    }},\n)")
+        fills = _fill_code(spec["trunk"], f"{name}.trunk")
+        for head in spec["heads"]:
+            fills += _fill_code(head["layers"], _attribute(f"{name}.heads", head["name"]))
+        return constructor, fills, {"from judge.package.kinds.modules import Branched, route"}

@@ -14,7 +14,7 @@ import math
 from typing import Any
 
 from judge.package.kinds.base import Checker
-from judge.package.kinds.inits import describe_init, draw, validate_init
+from judge.package.kinds.inits import cast_code, describe_init, draw, draw_code, validate_init
 from judge.package.kinds.lazy import nn, torch
 
 FIELDS = frozenset({"stale_grad", "frozen", "mode"})
@@ -64,6 +64,23 @@ def apply_state(model: nn.Module, spec: dict[str, Any], gen: torch.Generator) ->
         if name in frozen:
             p.requires_grad_(False)
     return model.train(spec.get("mode", "train") == "train")
+
+
+def state_code(spec: dict[str, Any], name: str) -> list[str]:
+    """:func:`apply_state` as statements on the model ``name``: the same draws from ``gen``, in its order."""
+    lines = []
+    frozen = spec.get("frozen", [])
+    stale = spec.get("stale_grad")
+    if stale is not None:
+        init = {k: v for k, v in stale.items() if k not in ("inject", "none")}
+        lines += [f"for p in {name}.parameters():  # .grad left by an earlier backward pass: {describe_init(init)}",
+                  f"    p.grad = {cast_code(draw_code(stale, 'p.shape'))}", ""]
+        lines += [f"{name}.get_parameter({param!r}).grad = None"
+                  for param in dict.fromkeys([*frozen, *stale.get("none", [])])]
+        lines += [f"{name}.get_parameter({e['param']!r}).grad.view(-1)[{e['index']}] = float({e['value']!r})"
+                  for e in stale.get("inject", [])]
+    lines += [f"{name}.get_parameter({param!r}).requires_grad_(False)" for param in frozen]
+    return lines + ([f"{name}.eval()"] if spec.get("mode", "train") == "eval" else [])
 
 
 def describe_state(spec: dict[str, Any]) -> str:

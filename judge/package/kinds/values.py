@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from judge.package.kinds.base import OBJECTS, Checker, ObjectKind
-from judge.package.kinds.inits import SCHEMES, describe_init, draw, flat_values, validate_init
+from judge.package.kinds.base import GEN, OBJECTS, Checker, Code, ObjectKind, literal, seeded_code
+from judge.package.kinds.inits import (SCHEMES, cast_code, describe_init, draw, draw_code, flat_values, size_code,
+                                       validate_init)
 from judge.package.kinds.lazy import torch
 
 DTYPES = ("float32", "int64")
@@ -42,6 +43,10 @@ class Tensor(ObjectKind):
         dtype = f" {spec['dtype']}" if "dtype" in spec else ""
         return f"tensor {shape}{dtype}, {describe_init(spec)}, seed {spec['seed']}"
 
+    def code(self, spec: dict[str, Any], name: str) -> Code:
+        to = ".float()" if spec.get("dtype", "float32") == "float32" else f".to(torch.{spec['dtype']})"
+        return seeded_code(spec["seed"], [f"{name} = {cast_code(draw_code(spec, size_code(spec['shape'])), to)}"])
+
 
 @OBJECTS.register
 class Labels(ObjectKind):
@@ -72,3 +77,9 @@ class Labels(ObjectKind):
             return f"labels {spec['values']}"
         top = spec["num_classes"] - 1
         return f"labels: {spec['n']} class indices drawn uniformly from 0..{top}, seed {spec['seed']}"
+
+    def code(self, spec: dict[str, Any], name: str) -> Code:
+        if "values" in spec:
+            return Code([f"{name} = torch.tensor({literal(spec['values'])}, dtype=torch.int64)"])
+        return seeded_code(spec["seed"], [f"{name} = torch.randint({spec['num_classes']}, ({spec['n']},), "
+                                          f"generator={GEN}, dtype=torch.int64)"])
