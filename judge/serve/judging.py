@@ -180,8 +180,8 @@ class Judging:
             job.publish({"type": "start", "cases": [{"case": c.id, "hidden": c.hidden} for c in plan.cases]})
 
         def on_case(index: int, result: CaseResult) -> None:
+            job.stop.check()  # a case whose worker Stop killed has no verdict of its own, and no case follows
             job.publish({"type": "case", "index": index, "verdict": result.verdict.value if result.verdict else None})
-            job.stop.check()  # a case whose worker Stop killed has ended: no further case starts
 
         with tempfile.TemporaryDirectory(prefix="judge-serve-") as folder:
             path = Path(folder) / f"{problem.slug}.py"

@@ -115,7 +115,7 @@
       result.replaceChildren(Object.assign(document.createElement("p"), { className: "error", textContent: event.message }));
     } else if (event.type === "stopped") {
       Array.from(progress.children).forEach((el) => {
-        if (/pending|running/.test(el.className)) { el.className = "case not_run"; el.title = "not run"; }
+        if (/pending|running/.test(el.className)) { el.className = "case stopped"; el.title = "stopped"; }
       });
       result.replaceChildren(Object.assign(document.createElement("p"), { className: "stopped", textContent: event.message }));
       result.dataset.state = "stopped";
