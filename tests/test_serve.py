@@ -271,6 +271,16 @@ def test_a_pasted_case_shows_the_returned_values_or_the_differences_and_is_not_r
     assert "no expected values, the outputs" in done["html"] and "returned" in done["html"]
     assert got.replace('"', "&#34;") in done["html"] or got.replace('"', "&quot;") in done["html"]
 
+    hostile = REFERENCE_SOURCE + """
+
+class Solution(Solution):
+    def compute_activation_stats(self, model, x):
+        return '<script>window.pwned = 1</script>'
+"""
+    done = site.judge(SLUG, "run", hostile, case=json.dumps(mine))[-1]
+    assert done["verdict"] == "accepted"  # without expected values nothing is compared, the value only shown
+    assert "<script>window" not in done["html"] and "&lt;script&gt;window" in done["html"]
+
     wrong = REFERENCE_SOURCE.replace("'std': _r(x.std())", "'std': _r(x.std(correction=0))")
     done = site.judge(SLUG, "run", wrong, case=json.dumps({**raw, "title": "my batch"}))[-1]
     assert done["verdict"] == "wrong_answer" and "layer 1 · std" in done["html"]
@@ -301,7 +311,8 @@ def test_the_editor_opens_on_the_latest_code_from_any_front_end(site, root, tmp_
     solution.write_text(REFERENCE_SOURCE + "\n# submitted from the command line\n")
     assert run_judge(["run", SLUG, str(solution)], root).returncode == 0
     shown = site.request("GET", page)[1].decode()
-    assert "# submitted from the command line" in shown and "# typed in the browser" not in shown.split("</textarea>")[0]
+    editor = shown.split('id="code"')[1].split("</textarea>")[0]
+    assert "# submitted from the command line" in editor and "# typed in the browser" not in editor
     assert site.request("POST", f"/api/problems/{SLUG}/code", {"code": "# typed again\n"})[0] == 200
     assert "# typed again" in site.request("GET", page)[1].decode()
 

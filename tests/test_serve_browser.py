@@ -272,7 +272,8 @@ def test_the_workspace_keeps_editor_and_result_in_view_at_both_screen_sizes(site
             _set_editor(driver, LOUD)
             driver.find_element(By.ID, "run").click()
             assert _judged(driver) == "wrong_answer"
-            assert "line 0 of a long printed output" in driver.find_element(By.ID, "result").get_attribute("textContent")
+            assert "line 0 of a long printed output" in driver.find_element(By.ID, "result").get_attribute(
+                "textContent")
             assert driver.execute_script("return [innerWidth, innerHeight]") == [width, height]
             for pane in (".statement", ".CodeMirror", ".lower", "#run", "#stop"):  # .lower: the results pane
                 place = _inside_viewport(driver, pane)
