@@ -342,6 +342,7 @@ def test_stop_reset_a_pasted_case_and_a_rerun_after_editing(site, browser, shots
         shown = driver.find_element(By.ID, "result").text
         assert "custom/input" in shown and "no expected values, the outputs" in shown and "returned" in shown
         assert '"mean"' in driver.find_element(By.CSS_SELECTOR, "#result pre.returned").text
+        driver.execute_script("document.querySelector('#result pre.returned').scrollIntoView({block: 'center'})")
         driver.save_screenshot(str(shots / "13-custom-input.png"))
 
         # the rerun after an edit, as 'judge watch' does on each save: edit, Run again, a new verdict
