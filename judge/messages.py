@@ -242,6 +242,13 @@ CATALOGUE: dict[str, str] = {
     "serve_lost": "lost contact with the judge; is 'judge serve' still running?",
     "serve_running": "Running on the sample cases…",
     "serve_submitting": "Submitting: every case, hidden ones included…",
+    "serve_custom_running": "Running on your own case…",
+    "serve_bad_case_body": "send JSON with the code and the case file's text as strings: {{\"code\": \"...\", \"case\": \"{{...}}\"}}",
+    "serve_stopping": "Stopping…",
+    "serve_stopped": "stopped: the judgement was cancelled and its workers killed; nothing was recorded",
+    "serve_already_finished": "this judgement has already finished; there is nothing to stop",
+    "serve_reset_confirm": "Replace the code in the editor with the starter code? What you typed is not kept (past attempts stay in the history).",
+    "serve_custom_help": "Paste a case in the format of the problem's case files (as 'judge run --case FILE' takes): its \"objects\" and \"calls\", and \"expected\" values if you want them compared. Without them, the values your code returns are shown.",
     # grading a class
     "grade_no_python_file": "no .py file in the student's folder",
     "grade_several_python_files": "{count} .py files in the student's folder ({names}); keep one, or name the submission solution.py",

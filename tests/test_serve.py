@@ -6,15 +6,20 @@ hidden case), started exactly as a learner starts it (``judge serve``, in a chil
 
 from __future__ import annotations
 
+import html
 import json
+import os
 import re
+import time
 from pathlib import Path
 
 import pytest
 
 from tests.support.client import Client, launched
 from judge.serve.security import MAX_BODY
-from judge.worker import probe
+from judge.judging.session import IMPORT_WALL_S, SETUP_WALL_S
+from judge.places import data_home
+from judge.worker import probe, procfs
 from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, build_toy, judge_env, judge_json, run_judge
 from tests.test_adversarial import ADVERSARIAL_CASES
 
@@ -201,3 +206,123 @@ def test_another_interface_only_when_asked_and_with_a_warning(root):
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=60)
     assert "warning: serving on 127.0.0.2, not only on this machine" in err
+
+
+SLEEPS_AT_IMPORT = "import time\ntime.sleep(10 ** 6)\n" + REFERENCE_SOURCE
+"""left alone, its worker lives until the import's limit (``IMPORT_WALL_S``) ends it"""
+
+
+def _live_tree(pid: int) -> set[int]:
+    """The processes under ``pid`` that have not ended (a killed worker stays a zombie until it is reaped)."""
+    def running(p: int) -> bool:
+        try:
+            return Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        except (OSError, IndexError):
+            return False
+    return {p for p in procfs.tree(pid) if running(p)}
+
+
+def _attempts(site: Client) -> int:
+    return site.request("GET", f"/problems/{SLUG}/history")[1].decode().count("<tr><td>")
+
+
+def test_stop_kills_the_workers_of_a_running_judgement_and_records_nothing(site):
+    assert site.judge(SLUG, "run", REFERENCE_SOURCE)[-1]["verdict"] == "accepted"  # the zygote is warm
+    idle, before = _live_tree(site.pid), _attempts(site)
+    status, body = site.request("POST", f"/api/problems/{SLUG}/run", {"code": SLEEPS_AT_IMPORT})
+    assert status == 202
+    job = json.loads(body)["job"]
+    deadline = time.monotonic() + SETUP_WALL_S
+    while not _live_tree(site.pid) - idle:  # wait for the worker that imports the submission
+        assert time.monotonic() < deadline, "no worker started"
+        time.sleep(0.05)
+    worker = _live_tree(site.pid) - idle
+    status, body = site.request("POST", f"/api/jobs/{job}/stop", {})
+    assert status == 202 and json.loads(body)["job"] == job
+    # Killed at once; left alone it would sleep until its import limit ended it. Half that limit is a margin of
+    # thousands over a kill, so this says whether Stop killed it, not how fast the machine is.
+    deadline = time.monotonic() + IMPORT_WALL_S / 2
+    while _live_tree(site.pid) & worker:
+        assert time.monotonic() < deadline, "Stop left the worker running"
+        time.sleep(0.05)
+    events = list(site.events(job))
+    assert [e["type"] for e in events] == ["start", "stopped"]  # no verdict for the case it killed
+    assert "stopped" in events[-1]["message"]
+    assert _live_tree(site.pid) <= idle  # nothing of the job is left
+    assert _attempts(site) == before  # a stopped judgement is no attempt
+    status, body = site.request("POST", f"/api/jobs/{job}/stop", {})
+    assert status == 409 and "already finished" in _error(body)
+    assert site.request("POST", "/api/jobs/999999/stop", {})[0] == 404
+    assert site.request("POST", f"/api/jobs/{job}/stop", {}, headers={"x-judge-token": None})[0] == 403
+    assert site.judge(SLUG, "run", REFERENCE_SOURCE)[-1]["verdict"] == "accepted"  # the site still judges
+
+
+def _sample(root: Path) -> dict:
+    return json.loads(next((root / "problems" / SLUG / "cases" / "sample").glob("*.json")).read_text())
+
+
+def test_a_pasted_case_shows_the_returned_values_or_the_differences_and_is_not_recorded(site, root):
+    raw, before = _sample(root), _attempts(site)
+    mine = {"title": "my batch", "objects": raw["objects"], "calls": raw["calls"][:1]}
+    done = site.judge(SLUG, "run", REFERENCE_SOURCE, case=json.dumps(mine))[-1]
+    assert done["type"] == "done" and done["verdict"] == "accepted" and done["attempt"] is None
+    assert done["report"]["tests"][0]["extra_data"]["case"] == "custom/input"
+    got = json.dumps(raw["expected"]["cpu"]["outputs"][0])[:40]
+    assert "no expected values, the outputs" in done["html"] and "returned" in done["html"]
+    assert got.replace('"', "&#34;") in done["html"] or got.replace('"', "&quot;") in done["html"]
+
+    hostile = REFERENCE_SOURCE + """
+
+class Solution(Solution):
+    def compute_activation_stats(self, model, x):
+        return '<script>window.pwned = 1</script>'
+"""
+    done = site.judge(SLUG, "run", hostile, case=json.dumps(mine))[-1]
+    assert done["verdict"] == "accepted"  # without expected values nothing is compared, the value only shown
+    assert "<script>window" not in done["html"] and "&lt;script&gt;window" in done["html"]
+
+    wrong = REFERENCE_SOURCE.replace("'std': _r(x.std())", "'std': _r(x.std(correction=0))")
+    done = site.judge(SLUG, "run", wrong, case=json.dumps({**raw, "title": "my batch"}))[-1]
+    assert done["verdict"] == "wrong_answer" and "layer 1 · std" in done["html"]
+    assert _attempts(site) == before  # as judge run --case: never recorded
+
+
+def test_a_bad_pasted_case_gets_the_command_lines_one_line_message(site, root, tmp_path):
+    solution, mine = tmp_path / f"{SLUG}.py", tmp_path / "mine.json"
+    solution.write_text(REFERENCE_SOURCE)
+    for text in ('{"calls": [', json.dumps({"calls": [{"method": "nope", "args": []}]})):
+        status, body = site.request("POST", f"/api/problems/{SLUG}/custom", {"code": REFERENCE_SOURCE, "case": text})
+        assert status == 422
+        mine.write_text(text)
+        cli = run_judge(["run", SLUG, str(solution), "--case", str(mine)], root)
+        assert cli.returncode == 2
+        assert cli.stderr == f"judge: {_error(body).replace('custom input', str(mine))}\n"
+    status, body = site.request("POST", f"/api/problems/{SLUG}/custom", {"code": REFERENCE_SOURCE})
+    assert status == 400 and '"case"' in _error(body)
+
+
+def test_the_editor_opens_on_the_latest_code_from_any_front_end(site, root, tmp_path):
+    page = f"/problems/{SLUG}"
+    assert site.request("POST", f"/api/problems/{SLUG}/code", {"code": "# typed in the browser\n"})[0] == 200
+    assert "# typed in the browser" in site.request("GET", page)[1].decode()
+    draft = data_home() / "serve" / "drafts" / f"{SLUG}.py"
+    os.utime(draft, (draft.stat().st_mtime - 60,) * 2)  # typed a minute ago (attempts are stamped to the second)
+    solution = tmp_path / f"{SLUG}.py"
+    solution.write_text(REFERENCE_SOURCE + "\n# submitted from the command line\n")
+    assert run_judge(["run", SLUG, str(solution)], root).returncode == 0
+    shown = site.request("GET", page)[1].decode()
+    editor = shown.split('id="code"')[1].split("</textarea>")[0]
+    assert "# submitted from the command line" in editor and "# typed in the browser" not in editor
+    assert site.request("POST", f"/api/problems/{SLUG}/code", {"code": "# typed again\n"})[0] == 200
+    assert "# typed again" in site.request("GET", page)[1].decode()
+
+
+def test_the_page_offers_the_starter_a_favicon_and_fonts_for_chinese(site, root):
+    page = site.request("GET", f"/problems/{SLUG}")[1].decode()
+    starter = (root / "problems" / SLUG / "starter.py").read_text()
+    assert 'id="starter"' in page and html.escape(starter.splitlines()[0], quote=False) in page
+    assert '<link rel="icon" href="/static/favicon.svg"' in page
+    status, icon = site.request("GET", "/static/favicon.svg", headers={"cookie": None})
+    assert status == 200 and icon.startswith(b"<svg")
+    css = site.request("GET", "/static/site.css")[1].decode()
+    assert all(font in css for font in ('"Noto Sans CJK SC"', '"PingFang SC"', '"Microsoft YaHei"'))

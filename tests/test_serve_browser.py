@@ -8,6 +8,7 @@ them the test is skipped, saying so. The driver is used from ``/usr/bin/chromedr
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -231,3 +232,126 @@ def test_injected_markup_shows_as_text_in_the_result_panel_and_the_instructor_vi
     assert driver.find_element(By.TAG_NAME, "h1").text == f"Student {HOSTILE_STUDENT}"
     _nothing_injected(driver)
     driver.save_screenshot(str(shots / "10-class-student-injected-markup.png"))
+
+
+SIZES = [(1280, 800), (1920, 1080)]
+"""the laptop and the desktop screen the layout must fit"""
+LOUD = WRONG + """
+
+class Solution(Solution):
+    def compute_activation_stats(self, model, x):
+        for line in range(200):
+            print(f"line {line} of a long printed output")
+        return super().compute_activation_stats(model, x)
+"""
+"""a wrong answer whose result is long: its printed output and every failing field"""
+SLEEPS_AT_IMPORT = "import time\ntime.sleep(10 ** 6)\n" + RIGHT
+STOPPED_WAIT_S = 15
+"""Stop kills the worker at once; left alone, its import would run for its whole limit (30 s)"""
+
+
+def _inside_viewport(driver, selector: str) -> dict:
+    return driver.execute_script("""
+        const r = document.querySelector(arguments[0]).getBoundingClientRect();
+        return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height,
+                inside: r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth};""", selector)
+
+
+def _viewport(driver, width: int, height: int) -> None:
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+
+
+def test_the_workspace_keeps_editor_and_result_in_view_at_both_screen_sizes(site, browser, shots):
+    driver = browser
+    try:
+        for width, height in SIZES:
+            _viewport(driver, width, height)
+            driver.get(f"{site.base}/problems/{SLUG}?token={site.token}")  # whichever test runs first
+            _wait(driver, EC.presence_of_element_located((By.CSS_SELECTOR, ".CodeMirror")))
+            _set_editor(driver, LOUD)
+            driver.find_element(By.ID, "run").click()
+            assert _judged(driver) == "wrong_answer"
+            assert "line 0 of a long printed output" in driver.find_element(By.ID, "result").get_attribute(
+                "textContent")
+            assert driver.execute_script("return [innerWidth, innerHeight]") == [width, height]
+            for pane in (".statement", ".CodeMirror", ".lower", "#run", "#stop"):  # .lower: the results pane
+                place = _inside_viewport(driver, pane)
+                assert place["inside"] and place["height"] > 0, (width, height, pane, place)
+            assert _inside_viewport(driver, ".CodeMirror")["height"] > height / 4  # the editor keeps its room
+            scrolls = driver.execute_script("""const l = document.querySelector('.lower');
+                return [l.scrollHeight > l.clientHeight, document.scrollingElement.scrollHeight <= innerHeight];""")
+            assert scrolls == [True, True]  # the long result scrolls in its pane; the page itself does not
+            driver.save_screenshot(str(shots / f"11-layout-{width}x{height}.png"))
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_stop_reset_a_pasted_case_and_a_rerun_after_editing(site, browser, shots):
+    driver = browser
+    _viewport(driver, *SIZES[0])
+    try:
+        driver.get(f"{site.base}/problems/{SLUG}?token={site.token}")
+        _wait(driver, EC.presence_of_element_located((By.CSS_SELECTOR, ".CodeMirror")))
+
+        # Stop: a submission that would sleep through its import's whole limit
+        _set_editor(driver, SLEEPS_AT_IMPORT)
+        assert not driver.find_element(By.ID, "stop").is_enabled()
+        driver.find_element(By.ID, "run").click()
+        _wait(driver, EC.presence_of_element_located((By.CSS_SELECTOR, "#progress .case.running")))
+        driver.find_element(By.ID, "stop").click()
+        _wait(driver, lambda d: d.find_element(By.ID, "result").get_attribute("data-state") == "stopped",
+              STOPPED_WAIT_S)
+        assert "stopped" in driver.find_element(By.ID, "result").text
+        assert driver.find_element(By.ID, "run").is_enabled() and not driver.find_element(By.ID, "stop").is_enabled()
+        chips = driver.find_elements(By.CSS_SELECTOR, "#progress .case")
+        assert chips and all(c.get_attribute("class") == "case stopped" for c in chips)  # no case has a verdict
+        driver.save_screenshot(str(shots / "12-stopped.png"))
+
+        # reset to the starter: asked first, and "keep" keeps
+        driver.find_element(By.ID, "reset").click()
+        assert driver.find_element(By.ID, "reset-confirm").is_displayed()
+        driver.find_element(By.ID, "reset-no").click()
+        assert not driver.find_element(By.ID, "reset-confirm").is_displayed()
+        assert _editor(driver) == SLEEPS_AT_IMPORT
+        driver.find_element(By.ID, "reset").click()
+        driver.find_element(By.ID, "reset-yes").click()
+        starter = (PACKAGE / "starter.py").read_text()
+        assert _editor(driver) == starter
+        _wait(driver, lambda d: d.find_element(By.ID, "saved").text == "saved")
+        driver.refresh()
+        _wait(driver, EC.presence_of_element_located((By.CSS_SELECTOR, ".CodeMirror")))
+        assert _editor(driver) == starter  # saved as the draft
+
+        # a case of one's own: without expected values its returned values are shown; bad JSON is one line
+        _set_editor(driver, RIGHT)
+        sample = json.loads((PACKAGE / "cases" / "sample" / "01-healthy-kaiming-mlp.json").read_text())
+        driver.find_element(By.ID, "tab-custom").click()
+        case = driver.find_element(By.ID, "case")
+        case.send_keys('{"calls": [')
+        driver.find_element(By.ID, "run-custom").click()
+        _wait(driver, EC.visibility_of_element_located((By.CSS_SELECTOR, "#result .error")))
+        error = driver.find_element(By.CSS_SELECTOR, "#result .error").text
+        assert error.startswith("custom input: field line 1: expected valid JSON") and "\n" not in error
+        driver.find_element(By.ID, "tab-custom").click()
+        case.clear()
+        mine = json.dumps({"title": "my batch", "objects": sample["objects"], "calls": sample["calls"][:1]})
+        driver.execute_script("arguments[0].value = arguments[1]", case, mine)  # pasted, not typed key by key
+        driver.find_element(By.ID, "run-custom").click()
+        assert _judged(driver) == "accepted"
+        shown = driver.find_element(By.ID, "result").text
+        assert "custom/input" in shown and "no expected values, the outputs" in shown and "returned" in shown
+        assert '"mean"' in driver.find_element(By.CSS_SELECTOR, "#result pre.returned").text
+        driver.execute_script("document.querySelector('#result pre.returned').scrollIntoView({block: 'center'})")
+        driver.save_screenshot(str(shots / "13-custom-input.png"))
+
+        # the rerun after an edit, as 'judge watch' does on each save: edit, Run again, a new verdict
+        _set_editor(driver, WRONG)
+        driver.find_element(By.ID, "run").click()
+        assert _judged(driver) == "wrong_answer"
+        _set_editor(driver, RIGHT)
+        driver.find_element(By.ID, "run").click()
+        assert _judged(driver) == "accepted"
+        driver.save_screenshot(str(shots / "14-rerun-accepted.png"))
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

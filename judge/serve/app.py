@@ -4,8 +4,10 @@ Pages: ``/`` the problem list (``?tag=``, ``?difficulty=``), ``/problems/<slug>`
 ``/problems/<slug>/history`` and ``/problems/<slug>/attempts/<key>``, and with ``--class`` the graded folder
 under ``/class/``. API (JSON; every POST needs the token header, see :mod:`judge.serve.security`):
 ``POST /api/problems/<slug>/code`` saves the draft, ``POST /api/problems/<slug>/{run,submit}`` starts a
-judgement (409 with the running job when one is already running for that problem), ``GET /api/jobs/<id>/events``
-streams its events (server-sent events), ``GET /api/jobs/<id>`` returns those so far.
+judgement (409 with the running job when one is already running for that problem), ``POST
+/api/problems/<slug>/custom`` one on the learner's own case (``{"code", "case"}``: the case file's JSON text),
+``GET /api/jobs/<id>/events`` streams its events (server-sent events), ``GET /api/jobs/<id>`` returns those so
+far, ``POST /api/jobs/<id>/stop`` stops it (its workers are killed; 409 when it has already finished).
 """
 
 from __future__ import annotations
@@ -37,12 +39,14 @@ from judge.report.escape import inline, url_path
 from judge.report.render import finalizer, html_fragment
 from judge.report.style import verdict_css
 from judge.serve import store
-from judge.serve.judging import AlreadyJudging, Judging
+from judge.serve.judging import AlreadyJudging, Job, Judging, check_case
 from judge.serve.security import Guard
 
 HERE = Path(__file__).parent
 LANGUAGES = {"en": "English", "zh": "中文"}
 MODES = ("run", "submit")
+CUSTOM_MODE = "custom"
+"""the URL of a Run on the learner's own case"""
 
 
 @dataclass(frozen=True)
@@ -99,11 +103,12 @@ async def problem_page(request: Request) -> HTMLResponse:
     problem = _problem(request)
     statements = {lang: markdown_html(render_markdown(problem, lang))
                   for lang in LANGUAGES if problem.template(lang).exists()}
-    code = store.draft(problem.slug)
+    starter = problem.starter.read_text(encoding="utf-8")
+    code = store.latest_code(problem.slug, attempts(problem.slug))
     site: Site = request.app.state.site
     running = site.judging.running(problem.slug)
     return _page(request, "problem.html.j2", problem=problem, statements=statements, languages=LANGUAGES,
-                 code=code if code is not None else problem.starter.read_text(encoding="utf-8"),
+                 code=code if code is not None else starter, starter=starter,
                  progress=progress().get(problem.slug, NO_ATTEMPTS), running=running.id if running else "")
 
 
@@ -124,14 +129,19 @@ async def attempt_page(request: Request) -> HTMLResponse:
 
 
 # -- API -------------------------------------------------------------------------------------------------------
-async def _code(request: Request) -> str:
+async def _strings(request: Request, *names: str, key: str = "serve_bad_body") -> list[str]:
+    """The named string fields of the JSON body, or a 400 saying (``key``) what to send."""
     try:
         body = json.loads(await request.body())
     except ValueError:
         body = None
-    if not isinstance(body, dict) or not isinstance(body.get("code"), str):
-        raise HTTPException(400, messages.say("serve_bad_body"))
-    return body["code"]
+    if not isinstance(body, dict) or not all(isinstance(body.get(n), str) for n in names):
+        raise HTTPException(400, messages.say(key))
+    return [body[n] for n in names]
+
+
+async def _code(request: Request) -> str:
+    return (await _strings(request, "code"))[0]
 
 
 async def save_code(request: Request) -> JSONResponse:
@@ -142,21 +152,25 @@ async def save_code(request: Request) -> JSONResponse:
 
 async def start_judging(request: Request) -> JSONResponse:
     problem = _problem(request)
-    mode = request.path_params["mode"]
-    if mode not in MODES:
+    mode, case = request.path_params["mode"], None
+    if mode == CUSTOM_MODE:  # the samples' Run, on the learner's case instead
+        (code, case), mode = await _strings(request, "code", "case", key="serve_bad_case_body"), "run"
+        check_case(problem, case)
+    elif mode in MODES:
+        code = await _code(request)
+    else:
         raise HTTPException(404, messages.say("serve_not_found"))
-    code = await _code(request)
     store.save_draft(problem.slug, code)
     site: Site = request.app.state.site
     try:
-        job = site.judging.start(problem, mode, code)
+        job = site.judging.start(problem, mode, code, case)
     except AlreadyJudging as busy:
         return JSONResponse({"job": busy.job.id, "error": messages.say("serve_already_judging", slug=problem.slug)},
                             status_code=409)
     return JSONResponse({"job": job.id}, status_code=202)
 
 
-def _job(request: Request):
+def _job(request: Request) -> Job:
     site: Site = request.app.state.site
     job = site.judging.job(request.path_params["job"])
     if job is None:
@@ -177,6 +191,16 @@ async def job_events(request: Request) -> StreamingResponse:
 async def job_state(request: Request) -> JSONResponse:
     job = _job(request)
     return JSONResponse({"job": job.id, "finished": job.finished, "events": job.events})
+
+
+async def stop_job(request: Request) -> JSONResponse:
+    """The Stop button: the job's workers are killed and it ends with ``stopped`` (its events say when)."""
+    job = _job(request)
+    if job.finished:
+        return JSONResponse({"job": job.id, "error": messages.say("serve_already_finished")}, status_code=409)
+    site: Site = request.app.state.site
+    site.judging.stop(job)
+    return JSONResponse({"job": job.id}, status_code=202)
 
 
 # -- the instructor's view of a graded folder -------------------------------------------------------------------
@@ -275,6 +299,7 @@ def build_app(token: str, hosts: frozenset[str], cookie: str, graded: Path | Non
         Route("/api/problems/{slug}/code", save_code, methods=["POST"]),
         Route("/api/problems/{slug}/{mode}", start_judging, methods=["POST"]),
         Route("/api/jobs/{job}/events", job_events),
+        Route("/api/jobs/{job}/stop", stop_job, methods=["POST"]),
         Route("/api/jobs/{job}", job_state),
         Route("/class/", class_overview),
         Route("/class/index.html", class_overview),

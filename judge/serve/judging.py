@@ -3,8 +3,10 @@
 One thread owns one :class:`judge.worker.forkserver.ForkServer` (it is used by one thread at a time) and judges
 the queued jobs in order; each submission is a fresh confined fork of it, judged through
 :func:`judge.pipeline.judge_guarded` with the same plan (cases, expected values, limits) as ``judge run`` and
-``judge submit``. A job publishes its events to the server's event loop as they happen: ``start`` (the
-cases), one ``case`` per verdict, then ``done`` (the report, its HTML, the history key) or ``error``.
+``judge submit``, or for a case the learner pasted, the plan of ``judge run --case`` (not recorded in the
+history, as there). A job publishes its events to the server's event loop as they happen: ``start`` (the
+cases), one ``case`` per verdict, then ``done`` (the report, its HTML, the history key), ``error``, or
+``stopped`` (the learner pressed Stop: :mod:`judge.serve.stopping` killed its workers; no report, no attempt).
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ from typing import Any, AsyncIterator
 from judge import messages
 from judge.errors import BadInput
 from judge.judging.session import CaseResult
-from judge.judging.submission import Plan, make_plan
+from judge.judging.submission import CUSTOM, Plan, custom_plan, make_plan
+from judge.package.cases import load_case
 from judge.package.problem import Problem
 from judge.pipeline import Judge, Submitted, judge_guarded
 from judge.practice.history import record_report
 from judge.report.render import html_fragment
 from judge.serve import store
+from judge.serve.stopping import Stop, Stopped
 from judge.worker.forkserver import ForkServer
 from judge.worker.probe import confinement
 
@@ -34,6 +38,11 @@ SOURCE_LABEL = "browser"
 """the submission path in reports and the history's ``source`` for attempts judged in the browser"""
 KEPT_JOBS = 32
 """finished jobs whose events can still be read (a page that reconnects, a second tab)"""
+CASE_FILE = "input.json"
+"""the pasted case, as a file for :func:`judge.judging.submission.custom_plan`: its id is ``custom/input``"""
+CASE_LABEL = "custom input"
+"""what a one-line error about the pasted case calls it (the command line names the case file)"""
+LAST_EVENTS = ("done", "error", "stopped")
 
 
 class AlreadyJudging(Exception):
@@ -45,10 +54,13 @@ class AlreadyJudging(Exception):
 class Job:
     """One Run or Submit. Its events are appended on the event loop's thread, so readers need no lock."""
 
-    def __init__(self, number: int, slug: str, mode: str, loop: asyncio.AbstractEventLoop):
+    def __init__(self, number: int, slug: str, mode: str, loop: asyncio.AbstractEventLoop, case: str | None = None):
         self.id, self.slug, self.mode = str(number), slug, mode
+        self.case = case
+        """the learner's own case (JSON text, checked by :func:`check_case`), judged instead of the samples; or None"""
         self.events: list[dict[str, Any]] = []
         self.finished = False
+        self.stop = Stop()
         self._loop = loop
         self._wake = asyncio.Event()
 
@@ -58,7 +70,7 @@ class Job:
 
     def _append(self, event: dict[str, Any]) -> None:
         self.events.append(event)
-        self.finished = event["type"] in ("done", "error")
+        self.finished = event["type"] in LAST_EVENTS
         self._wake.set()
 
     async def follow(self) -> AsyncIterator[dict[str, Any]]:
@@ -90,13 +102,14 @@ class Judging:
         """Start the zygote now, so the first Run does not wait for ``import torch``."""
         self._executor.submit(self._warm_zygote)
 
-    def start(self, problem: Problem, mode: str, code: str) -> Job:
-        """Queue a judgement; raises :class:`AlreadyJudging` while one of the same problem is not finished."""
+    def start(self, problem: Problem, mode: str, code: str, case: str | None = None) -> Job:
+        """Queue a judgement (``case``: on that case alone, in ``run`` mode); raises :class:`AlreadyJudging`
+        while one of the same problem is not finished."""
         with self._lock:
             running = self._running.get(problem.slug)
             if running is not None:
                 raise AlreadyJudging(running)
-            job = Job(next(self._numbers), problem.slug, mode, asyncio.get_running_loop())
+            job = Job(next(self._numbers), problem.slug, mode, asyncio.get_running_loop(), case)
             self._running[problem.slug] = job
             self._jobs[job.id] = job
             while len(self._jobs) > KEPT_JOBS:
@@ -109,6 +122,10 @@ class Judging:
 
     def running(self, slug: str) -> Job | None:
         return self._running.get(slug)
+
+    def stop(self, job: Job) -> None:
+        """Stop a queued or running job: its workers are killed now, and it ends with a ``stopped`` event."""
+        job.stop.stop()
 
     def close(self) -> None:
         self._executor.submit(self._close_zygote)
@@ -126,17 +143,27 @@ class Judging:
             self._zygote.close()
             self._zygote, self._judges = None, {}
 
-    def _judge_for(self, problem: Problem, mode: str) -> Judge:
+    def _judge_for(self, problem: Problem, job: Job, case: Path | None) -> Judge:
+        """The warm judge of the problem and mode (a plan per problem and mode, its cases checked once per zygote),
+        or one made for the learner's case; its workers started through the job's :class:`Stop`."""
         zygote = self._warm_zygote()
-        key = (problem.slug, mode)
-        if key not in self._judges:  # a plan per problem and mode, its cases checked once per zygote
-            self._judges[key] = Judge.forked(make_plan(problem, mode, self.device), zygote)
-        return self._judges[key]
+        if case is not None:
+            judge = Judge.forked(custom_plan(problem, case, self.device), zygote)
+        else:
+            key = (problem.slug, job.mode)
+            if key not in self._judges:
+                self._judges[key] = Judge.forked(make_plan(problem, job.mode, self.device), zygote)
+            judge = self._judges[key]
+        judge.launch = job.stop.launching(zygote.launch)
+        return judge
 
     def _run(self, job: Job, problem: Problem, code: str) -> None:
         try:
+            job.stop.check()  # stopped while it waited in the queue
             report = self._judge(job, problem, code)
-            job.publish(self._done(report, code))
+            job.publish(self._done(report, code, recorded=job.case is None))
+        except Stopped:
+            job.publish({"type": "stopped", "message": messages.say("serve_stopped")})
         except BadInput as exc:  # the problem cannot be judged (no expected values, ...): say what to do
             job.publish({"type": "error", "message": str(exc)})
         except Exception as exc:  # noqa: BLE001 -- the page is told, and the server keeps serving
@@ -149,20 +176,41 @@ class Judging:
         """Like ``judge run``/``submit``, with live events: an unjudgeable file is a compile error, the judge's
         failure internal."""
         def on_start(plan: Plan) -> None:
+            job.stop.check()
             job.publish({"type": "start", "cases": [{"case": c.id, "hidden": c.hidden} for c in plan.cases]})
 
         def on_case(index: int, result: CaseResult) -> None:
+            job.stop.check()  # a case whose worker Stop killed has no verdict of its own, and no case follows
             job.publish({"type": "case", "index": index, "verdict": result.verdict.value if result.verdict else None})
 
         with tempfile.TemporaryDirectory(prefix="judge-serve-") as folder:
             path = Path(folder) / f"{problem.slug}.py"
             path.write_text(code, encoding="utf-8")
+            case = None
+            if job.case is not None:
+                case = Path(folder) / CASE_FILE
+                case.write_text(job.case, encoding="utf-8", errors="surrogatepass")
             return judge_guarded(problem, job.mode, self.device, Submitted.read(path, SOURCE_LABEL),
-                                 lambda: self._judge_for(problem, job.mode), on_start=on_start, on_case=on_case)
+                                 lambda: self._judge_for(problem, job, case), on_start=on_start, on_case=on_case)
 
-    def _done(self, report: dict[str, Any], code: str) -> dict[str, Any]:
-        """Record the attempt in the history and keep its report and code; the last event of a job."""
-        attempt, warning = record_report(report, lambda a: store.keep_attempt(a, report, code), code)
+    def _done(self, report: dict[str, Any], code: str, recorded: bool) -> dict[str, Any]:
+        """The last event of a job. A judgement of the problem's cases is recorded in the history, its report and
+        code kept (``recorded``); one of the learner's own case is not, as ``judge run --case`` records none."""
+        attempt, warning = None, None
+        if recorded:
+            attempt, warning = record_report(report, lambda a: store.keep_attempt(a, report, code), code)
         return {"type": "done", "verdict": report["verdict"], "passed": report["passed"], "total": report["total"],
-                "attempt": store.attempt_key(attempt), "warning": warning, "html": html_fragment(report),
-                "report": report}
+                "attempt": store.attempt_key(attempt) if attempt else None, "warning": warning,
+                "html": html_fragment(report), "report": report}
+
+
+def check_case(problem: Problem, text: str) -> None:
+    """Validate a pasted case as ``judge run --case`` validates its file (the package's case format), before it
+    is queued: a :class:`BadInput` with the command line's one-line message, naming it :data:`CASE_LABEL`."""
+    with tempfile.TemporaryDirectory(prefix="judge-serve-") as folder:
+        path = Path(folder) / CASE_FILE
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")  # read back: a one-line error
+        try:
+            load_case(path, CUSTOM, {m["name"] for m in problem.methods})
+        except BadInput as exc:
+            raise BadInput(exc.key, **{**exc.fields, "path": CASE_LABEL}) from None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,21 @@ def draft(slug: str) -> str | None:
 
 def save_draft(slug: str, code: str) -> None:
     _write(_root() / "drafts" / f"{slug}.py", code)
+
+
+def latest_code(slug: str, history: list[Attempt]) -> str | None:
+    """What the editor opens on: the draft, unless an attempt of ``history`` (newest first, from any front end:
+    ``judge submit``, a notebook, ``judge watch``) was judged after the draft was last saved; then that attempt's
+    code. None when there is neither (the page opens on the starter)."""
+    code = draft(slug)
+    newest = next((a for a in history if a.code), None)
+    if newest is None:
+        return code
+    try:
+        saved = (_root() / "drafts" / f"{slug}.py").stat().st_mtime
+    except OSError:
+        return newest.code
+    return newest.code if datetime.fromisoformat(newest.at).timestamp() > saved or code is None else code
 
 
 def attempt_key(attempt: Attempt) -> str:

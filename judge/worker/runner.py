@@ -271,19 +271,10 @@ class Worker:
             return self.started.process.returncode
 
     def kill(self) -> None:
-        """Kill the whole tree: the session, then any descendant that left it (setsid escapes)."""
+        """Kill the whole tree (:func:`kill_tree`) and wait for it."""
         if self.started is None:
             return
-        pids = procfs.tree(self.pid) if self.alive() else []
-        try:
-            os.killpg(self.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
+        kill_tree(self.pid, procfs.tree(self.pid) if self.alive() else [])
         try:
             self.started.process.wait(timeout=5)
         except Exception:  # noqa: BLE001
@@ -298,3 +289,17 @@ class Worker:
                 pass
         if self.started:
             self.started.cleanup()
+
+
+def kill_tree(pid: int, tree: list[int]) -> None:
+    """SIGKILL the session ``pid`` leads, then every process of ``tree`` (descendants that left it: setsid
+    escapes). ``pid`` must still be held, unreaped, by whoever waits for it, so that it names no other process."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    for each in tree:
+        try:
+            os.kill(each, signal.SIGKILL)
+        except OSError:
+            pass

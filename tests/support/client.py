@@ -29,6 +29,8 @@ class Client:
     host: str
     port: int
     token: str
+    pid: int | None = None
+    """the server's process (``judge serve``), when :func:`launched` started it"""
     timeout: float = 300.0
 
     @property
@@ -62,9 +64,14 @@ class Client:
         finally:
             connection.close()
 
-    def judge(self, slug: str, mode: str, code: str) -> list[dict[str, Any]]:
-        """Every event of a Run or Submit, the last one ``done`` (with the report) or ``error``."""
-        status, body = self.request("POST", f"/api/problems/{slug}/{mode}", {"code": code})
+    def judge(self, slug: str, mode: str, code: str, case: str | None = None) -> list[dict[str, Any]]:
+        """Every event of a Run or Submit (or, with ``case``, a Run on that case file's text), the last one
+        ``done`` (with the report) or ``error``."""
+        if case is not None:
+            mode, sent = "custom", {"code": code, "case": case}
+        else:
+            sent = {"code": code}
+        status, body = self.request("POST", f"/api/problems/{slug}/{mode}", sent)
         if status not in (202, 409):
             raise RuntimeError(f"{mode} refused ({status}): {body.decode()}")
         return list(self.events(json.loads(body)["job"]))
@@ -82,7 +89,7 @@ def launched(env: dict[str, str] | None = None, extra: tuple[str, ...] = ()) -> 
         if not found:
             raise RuntimeError(f"judge serve did not start: {line}{process.stderr.read()}")
         address = urlsplit(found.group(1))
-        yield Client(address.hostname, address.port, found.group(2))
+        yield Client(address.hostname, address.port, found.group(2), process.pid)
     finally:
         process.send_signal(signal.SIGINT)
         try:

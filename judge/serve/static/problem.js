@@ -1,12 +1,16 @@
-// The problem page: the editor (saved as you type), Run / Submit, and live progress from server-sent events.
+// The problem page: the editor (saved as you type, reset to the starter), Run / Submit / Run on a case of one's
+// own, Stop, and live progress from server-sent events.
 "use strict";
 (function () {
   const token = document.querySelector('meta[name="judge-token"]').content;
   const slug = document.body.dataset.slug;
   const saved = document.getElementById("saved");
-  const buttons = [document.getElementById("run"), document.getElementById("submit")];
+  const buttons = ["run", "submit", "run-custom", "reset-yes"].map((id) => document.getElementById(id));
+  const stopButton = document.getElementById("stop");
   const progress = document.getElementById("progress");
   const result = document.getElementById("result");
+  const caseInput = document.getElementById("case");
+  let current = null;  // the job being followed
   const SAVE_DELAY_MS = 400;
 
   const editor = CodeMirror.fromTextArea(document.getElementById("code"), {
@@ -53,8 +57,34 @@
   try { remembered = localStorage.getItem("judge-lang"); } catch (e) { /* ignore */ }
   showLanguage(document.getElementById("statement-" + remembered) ? remembered : "en");
 
+  // -- reset to the starter, after a confirmation -------------------------------------------------------------
+  const confirmBar = document.getElementById("reset-confirm");
+  document.getElementById("reset").addEventListener("click", () => { confirmBar.hidden = false; });
+  document.getElementById("reset-no").addEventListener("click", () => { confirmBar.hidden = true; });
+  document.getElementById("reset-yes").addEventListener("click", () => {
+    confirmBar.hidden = true;
+    editor.setValue(document.getElementById("starter").value);
+    save();
+  });
+
+  // -- result and custom-input tabs ----------------------------------------------------------------------------
+  function showTab(panel) {
+    document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.dataset.panel === panel));
+    document.querySelectorAll(".panel").forEach((p) => { p.hidden = p.id !== panel; });
+  }
+  document.querySelectorAll(".tab").forEach((t) => t.addEventListener("click", () => showTab(t.dataset.panel)));
+  const caseKey = "judge-case-" + slug;
+  try { caseInput.value = localStorage.getItem(caseKey) || ""; } catch (e) { /* private mode: not remembered */ }
+  caseInput.addEventListener("input", () => {
+    try { localStorage.setItem(caseKey, caseInput.value); } catch (e) { /* ignore */ }
+  });
+
   // -- judging -----------------------------------------------------------------------------------------------
-  function busy(on) { buttons.forEach((b) => { b.disabled = on; }); }
+  function busy(on) {
+    buttons.forEach((b) => { b.disabled = on; });
+    stopButton.disabled = !on;
+    if (!on) current = null;
+  }
   function chip(text, verdict) {
     const el = document.createElement("span");
     el.className = "case " + verdict;
@@ -83,15 +113,23 @@
       }
     } else if (event.type === "error") {
       result.replaceChildren(Object.assign(document.createElement("p"), { className: "error", textContent: event.message }));
+    } else if (event.type === "stopped") {
+      Array.from(progress.children).forEach((el) => {
+        if (/pending|running/.test(el.className)) { el.className = "case stopped"; el.title = "stopped"; }
+      });
+      result.replaceChildren(Object.assign(document.createElement("p"), { className: "stopped", textContent: event.message }));
+      result.dataset.state = "stopped";
     }
   }
+  const LAST = ["done", "error", "stopped"];
   function follow(job) {
     busy(true);
+    current = job;
     const source = new EventSource(`/api/jobs/${job}/events`);
     source.onmessage = (message) => {
       const event = JSON.parse(message.data);
       handle(event);
-      if (event.type === "done" || event.type === "error") { source.close(); busy(false); }
+      if (LAST.includes(event.type)) { source.close(); busy(false); }
     };
     source.onerror = () => {
       source.close();
@@ -102,25 +140,35 @@
   async function judge(mode) {
     if (buttons[0].disabled) return;
     busy(true);
+    showTab("result-pane");
     clearTimeout(timer);
     timer = null;
     progress.replaceChildren();
     delete result.dataset.verdict;
+    delete result.dataset.state;
     result.replaceChildren(Object.assign(document.createElement("p"), { textContent: progress.dataset[mode] }));
+    const body = { code: editor.getValue() };
+    if (mode === "custom") body.case = caseInput.value;
     let reply;
     try {
-      reply = await post(`/api/problems/${slug}/${mode}`, { code: editor.getValue() });
+      reply = await post(`/api/problems/${slug}/${mode}`, body);
     } catch (e) {
       busy(false);
       handle({ type: "error", message: progress.dataset.lost });
       return;
     }
-    const body = await reply.json();
-    showSaved("saved");
-    if (reply.ok || reply.status === 409) follow(body.job);
-    else { busy(false); handle({ type: "error", message: body.error }); }
+    const answer = await reply.json();
+    if (reply.ok || reply.status === 409) { showSaved("saved"); follow(answer.job); }
+    else { busy(false); handle({ type: "error", message: answer.error }); save(); }  // refused: keep the code
   }
   buttons[0].addEventListener("click", () => judge("run"));
   buttons[1].addEventListener("click", () => judge("submit"));
+  buttons[2].addEventListener("click", () => judge("custom"));
+  stopButton.addEventListener("click", () => {
+    if (!current) return;
+    stopButton.disabled = true;
+    result.replaceChildren(Object.assign(document.createElement("p"), { textContent: progress.dataset.stopping }));
+    post(`/api/jobs/${current}/stop`, {}).catch(() => handle({ type: "error", message: progress.dataset.lost }));
+  });
   if (document.body.dataset.running) follow(document.body.dataset.running);
 })();
