@@ -31,6 +31,9 @@ from judge.worker.confinement import Confinement
 from judge.worker.launch import fresh
 
 REPETITIONS = 3
+CACHE_FORMAT = "2"
+"""in every cache key: a calibration stored before sessions checked the workers' builds (format 1) proves no
+build here, so it is measured again"""
 CALIBRATION_LIMITS = CaseLimits(cpu_s=60.0, memory_bytes=8 << 30)
 CALIBRATION_ENV = "JUDGE_CALIBRATION"
 CALIBRATIONS = ("machine", "pinned")
@@ -48,7 +51,7 @@ def _digest(parts: list[str]) -> str:
 def _content(problem: Problem, device: str) -> str:
     """What the times depend on besides the machine. Case ids too: the times are keyed by id, and a renamed case
     keeps its spec."""
-    parts = [torch_version(), device, problem.reference.read_bytes().decode("utf-8", "replace")]
+    parts = [CACHE_FORMAT, torch_version(), device, problem.reference.read_bytes().decode("utf-8", "replace")]
     parts += [case.id + "\0" + json.dumps(case.spec(), sort_keys=True) for case in problem.cases]
     return _digest(parts)
 
