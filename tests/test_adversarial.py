@@ -26,7 +26,7 @@ per level, as one class (with a few copies of the case that leaves notes for the
 them share a warm worker), checking the same, and that the run leaves the checkout's ``git status`` as it found
 it and the problem files byte-identical.
 
-The problem is a small copy of training-diagnostics (one sample and one hidden case, CPU floor 0.5 s, 450 MB),
+The problem is a small copy of training-diagnostics (one sample and one hidden case, CPU floor 1 s, 450 MB),
 so the whole suite runs in a few minutes. Survivors are found by a marker: every judge run gets its own
 ``TMPDIR``, which the worker's environment (``HOME``, ``TMPDIR``) and working directory carry.
 """
@@ -62,6 +62,10 @@ OTHER_STUDENT = "OTHER-STUDENT-SECRET"
 LEAK = "LEAKED-"
 """attacks that try to smuggle hidden inputs into the report prefix them with this"""
 JUDGE_TIMEOUT_S = 180
+TOY_CPU_FLOOR_S = 1.0
+"""the toy's CPU limit: memory bombs must reach its 450 MB well within it on a loaded 2-core machine (at 0.5 s,
+32-infinite-recursion, whose frames grow the heap about 400 MB a CPU-second, ended on the CPU limit in 2 of 3
+default runs there)"""
 
 
 def _hidden_case() -> dict:
@@ -125,7 +129,8 @@ def test_the_suite_is_complete_and_well_formed():
 def adversarial_root(tmp_path_factory) -> Path:
     """The small problem, calibrated once, with the judge's bytecode compiled so judging writes none of it."""
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "judge")], check=True)
-    root = build_toy(tmp_path_factory.mktemp("adversarial"), ADVERSARIAL_CASES, memory_mb=450, time_floor_s=0.5)
+    root = build_toy(tmp_path_factory.mktemp("adversarial"), ADVERSARIAL_CASES, memory_mb=450,
+                     time_floor_s=TOY_CPU_FLOOR_S)
     reference = root / "solutions" / f"{SLUG}.py"
     calibrate = subprocess.run([sys.executable, "-m", "judge", "submit", SLUG, str(reference), "--format", "json"],
                                capture_output=True, text=True, env=judge_env(root), timeout=JUDGE_TIMEOUT_S)
