@@ -7,7 +7,7 @@ CUDA worker still measures time and memory, survives a crash, and accepts the re
 ``benchmarks/cuda_check.sh`` (issue 15).
 
 They are judged on a copy of the problem (every case, with the expectations ``judge gen`` just wrote) whose
-memory limit is the adversarial suite's, for the reason that suite has one: at the problem's own 1536 MB, merely
+memory limit is the tests' toy problem's, for the reason the toy has one: at the problem's own 1536 MB, merely
 touching the pages of a memory bomb costs about the problem's 1 s of CPU on a 2-core machine, so ``17-grows``
 would end on whichever limit it reached first.
 """
@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[1]
 ATTACKS = ("01-reference", "12-infinite-loop", "16-huge-tensor", "17-grows", "45-segfault", "21-reads-hidden-cases")
 PROBLEM = "training-diagnostics"
 MEMORY_MB = 700
-"""the adversarial suite's toy limit (``tests/conftest.py``): memory bombs reach it long before the CPU limit"""
+"""the tests' toy limit (``TOY_MEMORY_MB`` in ``tests/conftest.py``): memory bombs reach it long before the CPU limit"""
 
 
 def problem_copy(folder: Path) -> Path:
