@@ -45,8 +45,8 @@ def test_doctor_in_a_container_reports_l1_and_names_the_blockers():
 @pytest.mark.timeout(3600)
 def test_the_adversarial_suite_passes_in_a_container_at_the_level_doctor_reports(tmp_path):
     level = _level(_in_container(sys.executable, "-m", "judge", "doctor").stdout)
-    suite = _in_container(sys.executable, "-m", "pytest", "tests/test_adversarial.py", "-q", "-rs", "-p",
-                          "no:cacheprovider", "--basetemp", str(tmp_path / "suite"), timeout=3500,
+    suite = _in_container(sys.executable, "-m", "pytest", "tests/test_adversarial.py", "-q", "-rs", "-m", "",
+                          "-p", "no:cacheprovider", "--basetemp", str(tmp_path / "suite"), timeout=3500,
                           env={k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")})
     tail = suite.stdout[-6000:]
     assert suite.returncode == 0, tail
