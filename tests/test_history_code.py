@@ -1,5 +1,6 @@
-"""The history keeps each attempt's code (schema version 2, migrated from version 1 with its rows kept), and
-``judge history SLUG --show N`` / ``--restore N [FILE]`` give it back."""
+"""The history keeps each attempt's code (since schema version 2) and its time on the samples (version 3), an
+older file migrated with its rows kept; ``judge history SLUG --show N`` / ``--restore N [FILE]`` give the code
+back, N counted from the first attempt."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sqlite3
 import pytest
 
 from judge.practice import history
+from judge.practice.views import cpu_cell
 
 from tests.conftest import REFERENCE_SOURCE, SLUG, run_judge
 
@@ -39,13 +41,34 @@ def test_a_version_1_history_is_migrated_with_its_rows_kept(home):
     [old] = history.attempts(SLUG)
     assert (old.source, old.verdict, old.code) == ("old.py", "wrong_answer", "")
     with sqlite3.connect(home / "history.sqlite3") as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == history.SCHEMA_VERSION == 2
+        assert db.execute("PRAGMA user_version").fetchone()[0] == history.SCHEMA_VERSION == 3
     history.record(history.Attempt(*[getattr(old, f) for f in ("at", "problem", "mode", "verdict", "passed",
                                                                 "total", "cpu_s", "wall_s", "code_sha256")],
                                    source="new.py", code="print('kept')\n"))
-    assert [a.code for a in history.attempts(SLUG)] == ["print('kept')\n", ""]
+    assert [(a.code, a.number) for a in history.attempts(SLUG)] == [("", 1), ("print('kept')\n", 2)]
     with pytest.raises(Exception, match="before the history kept code"):
-        history.numbered(SLUG, 2)
+        history.numbered(SLUG, 1)
+    assert old.samples_cpu_s == 0.01  # a run's time was measured on the samples
+
+
+def test_an_old_submit_shows_its_bound_as_one_and_a_new_one_its_samples(home):
+    """Before version 3 a submit's figure added the hidden cases' coarse bounds (6516.9 ms for 0.1 s of work)."""
+    _version_1(home)
+    with sqlite3.connect(home / "history.sqlite3") as db:
+        db.execute("INSERT INTO attempts VALUES (2, '2025-05-05T05:06:00+00:00', 'training-diagnostics', 'submit', "
+                   "'accepted', 31, 31, 6.5169, 2.0, 'ef', 'old.py')")
+    _, submit = history.attempts(SLUG)
+    assert (submit.samples_cpu_s, submit.cpu_bound_s) == (None, 6.5169)
+    assert cpu_cell(submit) == "≤ 6516.9 ms (bound)"
+    report = {"problem": {"slug": SLUG}, "mode": "submit", "verdict": "accepted", "passed": 3, "total": 3,
+              "execution_time": 2.0, "submission": {"path": "new.py", "sha256": "ab"}, "tests": [
+                  {"extra_data": {"hidden": False, "cpu_time_s": 0.0012}},
+                  {"extra_data": {"hidden": True, "cpu_time_s": 0.25}},
+                  {"extra_data": {"hidden": True, "cpu_time_s": None}}]}
+    new = history.Attempt.from_report(report)
+    assert (new.samples_cpu_s, new.cpu_s, new.cpu_bound_s, cpu_cell(new)) == (0.0012, 0.2512, None, "1.2 ms")
+    nothing = history.Attempt.from_report({**report, "tests": [{"extra_data": {"hidden": False, "cpu_time_s": None}}]})
+    assert cpu_cell(nothing) == "-"
 
 
 def test_show_and_restore_give_back_the_judged_code(home, toy_root, tmp_path):
@@ -57,13 +80,13 @@ def test_show_and_restore_give_back_the_judged_code(home, toy_root, tmp_path):
     listed = run_judge(["history", SLUG], toy_root).stdout.splitlines()
     assert listed[0].split()[-1] == "#" and [line.split()[-1] for line in listed[1:3]] == ["1", "2"]
 
-    shown = run_judge(["history", SLUG, "--show", "2"], toy_root)
+    shown = run_judge(["history", SLUG, "--show", "1"], toy_root)
     assert shown.returncode == 0 and shown.stdout == first
-    refused = run_judge(["history", SLUG, "--restore", "2", str(mine)], toy_root)  # it holds attempt 1
+    refused = run_judge(["history", SLUG, "--restore", "1", str(mine)], toy_root)  # it holds attempt 2
     assert refused.returncode == 2 and "--force" in refused.stderr and mine.read_text() == REFERENCE_SOURCE
-    restored = run_judge(["history", SLUG, "--restore", "2", str(mine), "--force"], toy_root)
+    restored = run_judge(["history", SLUG, "--restore", "1", str(mine), "--force"], toy_root)
     assert restored.returncode == 0 and mine.read_text() == first
-    assert run_judge(["history", SLUG, "--restore", "1"], toy_root, cwd=tmp_path).returncode == 0
+    assert run_judge(["history", SLUG, "--restore", "2"], toy_root, cwd=tmp_path).returncode == 0
     assert (tmp_path / f"{SLUG}.py").read_text() == REFERENCE_SOURCE
 
     for args, words in ((["--show", "9"], "no attempt 9"), (["--restore", "x"], "takes a number"),

@@ -108,4 +108,4 @@ def test_a_notebook_judges_its_solution(tmp_path, monkeypatch):
         "judge: usage: %%judge <problem> [--submit] at the top of a cell that defines class Solution\n"]
     recorded = history.attempts()
     assert [(a.problem, a.verdict, a.source) for a in recorded] == [
-        ("dead-relu-detector", "accepted", "notebook"), (SLUG, "wrong_answer", "notebook")]
+        (SLUG, "wrong_answer", "notebook"), ("dead-relu-detector", "accepted", "notebook")]

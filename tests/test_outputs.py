@@ -217,7 +217,7 @@ def test_every_site_page_that_shows_a_submission_escapes_it(text, name):
         attempt = Attempt("2025-01-01T00:00:00+00:00", SLUG, "run", "wrong_answer", 0, 1, 0.1, 0.2, "0" * 64, name)
         return [page("student.html.j2", student=name, report=report, code=text, verdict="wrong_answer", source=name),
                 page("attempt.html.j2", problem=PROBLEM, report=report, code=text, verdict="wrong_answer"),
-                page("history.html.j2", problem=PROBLEM, rows=[{"attempt": attempt, "key": "k"}], kept={"k"}),
+                page("history.html.j2", problem=PROBLEM, rows=[{"attempt": attempt, "key": "k", "cpu": "0.1 ms"}], kept={"k"}),
                 page("error.html.j2", message=f"no student '{name}'")]
 
     for hostile, benign in zip(pages(text, name), pages(PLAIN, PLAIN_NAME)):

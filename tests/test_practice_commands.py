@@ -46,8 +46,10 @@ def test_history_records_attempts_and_derives_status(home):
     progress = history.progress()
     assert {slug: p.status for slug, p in progress.items()} == {
         "a": Status.SOLVED, "b": Status.ATTEMPTED, "c": Status.ATTEMPTED}  # only an accepted submit solves
-    assert progress["a"].attempts == 2
-    assert [a.mode for a in history.attempts("a")] == ["submit", "run"]  # newest first
+    assert (progress["a"].attempts, progress["a"].submissions, progress["c"].submissions) == (2, 1, 0)  # tries: submits
+    assert [(a.mode, a.number) for a in history.attempts("a")] == [("run", 1), ("submit", 2)]  # oldest first
+    history.record(_attempt("a", "run", "accepted", "2020-01-01T00:00:00+00:00"))  # a clock set back: still the 3rd
+    assert [(a.verdict, a.number) for a in history.attempts("a")][-1] == ("accepted", 3)
     with sqlite3.connect(home / "history.sqlite3") as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == history.SCHEMA_VERSION
 
@@ -104,13 +106,16 @@ def test_bad_input_is_one_line(tmp_path, home, args):
     assert "Traceback" not in result.stderr
 
 
-def test_history_lists_attempts_newest_first(home):
+def test_history_lists_attempts_oldest_first_and_their_numbers_stay(home):
     assert "no attempts at dead-relu-detector yet" in run_judge(["history", "dead-relu-detector"]).stdout
     history.record(_attempt("dead-relu-detector", "run", "wrong_answer", "2026-01-01T00:00:00+00:00"))
     history.record(_attempt("dead-relu-detector", "submit", "accepted", "2026-01-01T00:05:00+00:00"))
     lines = run_judge(["history", "dead-relu-detector"]).stdout.splitlines()
-    assert lines[0].split() == ["when", "mode", "verdict", "passed", "cpu", "time", "code", "#"]
-    assert [line.split()[2] for line in lines[1:3]] == ["submit", "run"]
+    assert lines[0].split() == ["when", "mode", "verdict", "passed", "cpu", "(samples)", "code", "#"]
+    assert [(line.split()[2], line.split()[-1]) for line in lines[1:3]] == [("run", "1"), ("submit", "2")]
+    history.record(_attempt("dead-relu-detector", "run", "accepted", "2026-01-01T00:09:00+00:00"))
+    again = run_judge(["history", "dead-relu-detector"]).stdout.splitlines()
+    assert again[1:3] == lines[1:3] and again[3].split()[-1] == "3"  # a new attempt renumbers none
 
 
 def test_an_unwritable_history_never_fails_a_judgement(toy_root, tmp_path, monkeypatch):

@@ -59,7 +59,8 @@ def _restore_args(values: list[str]) -> tuple[int, str | None]:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    """List the attempts (numbered, newest 1), print one's code (``--show N``) or write it back (``--restore N``)."""
+    """List the attempts (oldest first, numbered for good from 1), print one's code (``--show N``) or write it back
+    (``--restore N``)."""
     from judge.practice.history import attempts, db_path, numbered
     from judge.practice.views import attempt_list
 
@@ -97,7 +98,7 @@ def add_commands(sub: Any) -> None:
     history.set_defaults(handler=cmd_history)
     history.add_argument("slug", nargs="?", help="the problem (default: every problem)")
     shown = history.add_mutually_exclusive_group()
-    shown.add_argument("--show", type=int, metavar="N", help="print the code of attempt N (1: the newest)")
+    shown.add_argument("--show", type=int, metavar="N", help="print the code of attempt N (1: the first; 'judge history SLUG' lists the numbers)")
     shown.add_argument("--restore", nargs="+", metavar="N [FILE]",
                        help="write the code of attempt N back to FILE (default: <slug>.py)")
     history.add_argument("--force", action="store_true", help="with --restore: replace a file that differs")

@@ -34,7 +34,7 @@ def table(header: tuple[str, ...], rows: list[tuple[str, ...]], right: frozenset
 
 def problem_list(problems: list[Problem], progress: dict[str, Progress], color: bool) -> str:
     mine = [progress.get(p.slug, NO_ATTEMPTS) for p in problems]
-    rows = [(m.status.value, p.slug, p.title, p.meta["difficulty"], str(m.attempts), ", ".join(p.meta.get("tags", [])))
+    rows = [(m.status.value, p.slug, p.title, p.meta["difficulty"], str(m.submissions), ", ".join(p.meta.get("tags", [])))
             for p, m in zip(problems, mine)]
     paint = (0, [STATUS_COLORS[m.status] for m in mine]) if color else None
     statuses = [m.status for m in mine]
@@ -43,13 +43,19 @@ def problem_list(problems: list[Problem], progress: dict[str, Progress], color: 
     return table(messages.LIST_COLUMNS, rows, frozenset({4}), paint) + "\n" + summary + "\n"
 
 
+def cpu_cell(attempt: Attempt) -> str:
+    """The history's CPU figure: measured on the samples; for an old submit, its coarse bound, marked as one."""
+    if attempt.samples_cpu_s is not None:
+        return f"{attempt.samples_cpu_s * 1000:.1f} ms"
+    bound = attempt.cpu_bound_s
+    return messages.say("history_cpu_bound", ms=bound * 1000) if bound is not None else "-"
+
+
 def attempt_list(attempts: list[Attempt], color: bool, where: str, one_problem: bool) -> str:
-    """Newest first, numbered per problem as ``judge history --show N`` takes them (1: the newest); the problem
+    """Oldest first, each with its number among its problem's attempts (``judge history --show N``); the problem
     column is left out when every attempt is at ``one_problem``."""
-    seen: dict[str, int] = {}
-    numbers = [seen.__setitem__(a.problem, seen.get(a.problem, 0) + 1) or seen[a.problem] for a in attempts]
-    rows = [(a.local_time, a.problem, a.mode, a.verdict, f"{a.passed}/{a.total}", f"{a.cpu_s * 1000:.1f} ms",
-             a.code_sha256[:10], str(n)) for a, n in zip(attempts, numbers)]
+    rows = [(a.local_time, a.problem, a.mode, a.verdict, f"{a.passed}/{a.total}", cpu_cell(a),
+             a.code_sha256[:10], str(a.number)) for a in attempts]
     header, right, verdict_column = messages.HISTORY_COLUMNS, frozenset({4, 5, 7}), 3
     if one_problem:
         header, rows = header[:1] + header[2:], [row[:1] + row[2:] for row in rows]

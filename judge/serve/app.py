@@ -34,7 +34,7 @@ from judge.judging.intake import read_file
 from judge.package.problem import DIFFICULTIES, Problem, available, find_problem
 from judge.package.statement import markdown_html, render_markdown
 from judge.practice.history import attempts, progress
-from judge.practice.views import NO_ATTEMPTS
+from judge.practice.views import NO_ATTEMPTS, cpu_cell
 from judge.report.escape import inline, url_path
 from judge.report.render import finalizer, html_fragment
 from judge.report.style import verdict_css
@@ -104,7 +104,7 @@ async def problem_page(request: Request) -> HTMLResponse:
     statements = {lang: markdown_html(render_markdown(problem, lang))
                   for lang in LANGUAGES if problem.template(lang).exists()}
     starter = problem.starter.read_text(encoding="utf-8")
-    code = store.latest_code(problem.slug, attempts(problem.slug))
+    code = store.latest_code(problem.slug, attempts(problem.slug)[::-1])
     site: Site = request.app.state.site
     running = site.judging.running(problem.slug)
     return _page(request, "problem.html.j2", problem=problem, statements=statements, languages=LANGUAGES,
@@ -115,8 +115,8 @@ async def problem_page(request: Request) -> HTMLResponse:
 async def history_page(request: Request) -> HTMLResponse:
     problem = _problem(request)
     kept = store.kept_keys(problem.slug)
-    rows = [{"attempt": a, "key": store.attempt_key(a)} for a in attempts(problem.slug)]
-    return _page(request, "history.html.j2", problem=problem, rows=rows, kept=kept)
+    rows = [{"attempt": a, "key": store.attempt_key(a), "cpu": cpu_cell(a)} for a in attempts(problem.slug)[::-1]]
+    return _page(request, "history.html.j2", problem=problem, rows=rows, kept=kept)  # newest first, as LeetCode
 
 
 async def attempt_page(request: Request) -> HTMLResponse:

@@ -51,7 +51,7 @@ def save_draft(slug: str, code: str) -> None:
 
 
 def latest_code(slug: str, history: list[Attempt]) -> str | None:
-    """What the editor opens on: the draft, unless an attempt of ``history`` (newest first, from any front end:
+    """What the editor opens on: the draft, unless an attempt of ``history`` (given newest first, from any front end:
     ``judge submit``, a notebook, ``judge watch``) was judged after the draft was last saved; then that attempt's
     code. None when there is neither (the page opens on the starter)."""
     code = draft(slug)
