@@ -41,6 +41,9 @@ TOY_CASES = {
     "hidden/01-six": _mlp_case("batch of six", 20, 6),
     "hidden/02-five": _mlp_case("batch of five", 30, 5),
 }
+MIXED_CASES = {**TOY_CASES, "hidden/03-gradients-only": {
+    **_mlp_case("gradient statistics alone", 40, 7), "calls": _mlp_case("", 40, 7)["calls"][1:]}}
+"""the toy's cases and one that calls compute_gradient_stats alone: a method's failures can cost its cases only"""
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -93,6 +96,12 @@ def toy_root(tmp_path_factory) -> Path:
     A tighter memory limit, so memory bombs reach it long before the CPU-time limit.
     """
     return build_toy(tmp_path_factory.mktemp("toy"), TOY_CASES, TOY_MEMORY_MB)
+
+
+@pytest.fixture(scope="session")
+def mixed_root(tmp_path_factory) -> Path:
+    """The toy with :data:`MIXED_CASES`: three cases call both statistics methods, the last one only the second."""
+    return build_toy(tmp_path_factory.mktemp("mixed"), MIXED_CASES, TOY_MEMORY_MB)
 
 
 def judge_env(root: Path | None) -> dict[str, str]:

@@ -141,7 +141,7 @@ def read_junit(document: str) -> tuple[dict[str, int], list[Suite]]:
         counted = {"tests": len(cases), "failures": kinds.count("failure"), "errors": kinds.count("error"),
                    "skipped": kinds.count("skipped")}
         suites.append(Suite(suite.get("name"), {k: int(suite.get(k)) for k in counted}, counted,
-                            float(suite.get("time")), sum(float(c.get("time")) for c in cases)))
+                            float(suite.get("time")), sum(float(c.get("time", 0)) for c in cases)))  # optional
     return {k: int(root.get(k)) for k in ("tests", "failures", "errors", "skipped")}, suites
 
 

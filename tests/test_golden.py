@@ -73,12 +73,15 @@ def normalise(report: dict[str, Any], verdict: str) -> dict[str, Any]:
     judge.update({"version": "VERSION", "torch": "TORCH", "security_level": "LEVEL"})
     if judge.get("startup_error"):
         judge["startup_error"] = _error(judge["startup_error"], f"{verdict}.py")
+    judge["time_budget_s"] = float(len(report["tests"]))  # every limit below is 1.0
     for test in report["tests"]:
-        test["execution_time"] = 0.0
+        if "execution_time" in test:  # absent, as the figures below are None, where nothing was measured
+            test["execution_time"] = 0.0
         extra = test["extra_data"]
-        extra.update({"cpu_time_s": 0.0, "peak_memory_mb": 0.0, "time_limit_s": 1.0})
+        extra.update({key: 0.0 for key in ("cpu_time_s", "peak_memory_mb") if extra[key] is not None})
+        extra["time_limit_s"] = 1.0
         for call in extra["calls"]:
-            call["cpu_time_s"] = 0.0
+            call["cpu_time_s"] = 0.0 if call["cpu_time_s"] is not None else None
             if "limit" in call:
                 call["limit"] = NUMBER.sub("N", call["limit"].replace("wall time", "CPU time"))
             if "error" in call:

@@ -102,10 +102,20 @@ def test_a_crash_in_one_case_does_not_stop_the_others(toy_root, write_submission
     assert report["verdict"] == "runtime_error"
 
 
-def test_resource_failures_stop_judging_early(toy_root, write_submission):
-    _, report = judge_json(["submit", SLUG, str(write_submission(LOOPS))], toy_root)
-    verdicts = [t["extra_data"]["verdict"] for t in report["tests"]]
-    assert verdicts == ["time_limit_exceeded", "time_limit_exceeded", None]
+def test_a_looping_method_stops_costing_time_and_only_its_own_cases(mixed_root, write_submission):
+    """Two calls of compute_activation_stats end on the time limit; its third case is not run, with nothing
+    measured and the reason said, and the case that calls only compute_gradient_stats is still judged (issue 32:
+    it was not run, so one slow method scored 0)."""
+    _, report = judge_json(["submit", SLUG, str(write_submission(LOOPS))], mixed_root)
+    tests = [t["extra_data"] for t in report["tests"]]
+    assert [t["verdict"] for t in tests] == ["time_limit_exceeded", "time_limit_exceeded", None, "accepted"]
+    assert tests[2]["not_run"] == {"reason": "method", "method": "compute_activation_stats"}
+    assert (tests[2]["cpu_time_s"], tests[2]["peak_memory_mb"], tests[2]["calls"]) == (None, None, [])
+    assert report["passed"] == 1 and report["judge"]["time_budget_s"] == sum(t["time_limit_s"] for t in tests)
+    text = run_judge(["submit", SLUG, str(write_submission(LOOPS)), "--no-color"], mixed_root).stdout
+    row = next(line for line in text.splitlines() if "hidden/02-five" in line)
+    assert row.split()[2:5] == ["not", "run", "-"] and row.rstrip().endswith(" -"), row  # nothing measured shown
+    assert "#3: not run: compute_activation_stats ended on a time or memory limit in 2 cases" in text
 
 
 @pytest.mark.parametrize("source, message", [

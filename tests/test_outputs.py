@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from judge.grading.render import summary_csv, write_outputs
 from judge.grading.store import Store
 from judge.grading.summary import summarise
+from judge.judging.allowance import NotRun, Why
 from judge.judging.compare import compare
 from judge.judging.result import clean_text, parse
 from judge.judging.session import CallResult, CaseLimits, CaseResult
@@ -84,7 +85,7 @@ def hostile_report(text: str, name: str, boundary: bool = True) -> dict[str, Any
             value)]),
         CaseResult(HIDDEN, LIMITS, Verdict.TIME_LIMIT_EXCEEDED, [_call(
             methods[0], Verdict.TIME_LIMIT_EXCEEDED, None, None, value, error={"exc": "cpu", "msg": "stopped"})]),
-        CaseResult(HIDDEN, LIMITS, None, []),
+        CaseResult(HIDDEN, LIMITS, None, [], NotRun(Why.METHOD, methods[0])),
     ]
     report = build_report(mode="submit", problem=PROBLEM, submission={"path": name, "sha256": "0" * 64},
                           results=results, expected=[c.expected["cpu"]["outputs"] for c in

@@ -176,7 +176,7 @@ def _near_limits(path: Any, report: dict[str, Any], tally: Tally) -> None:
         extra = test["extra_data"]
         for used, limit, what in ((extra["cpu_time_s"], extra["time_limit_s"], "CPU-time"),
                                   (extra["peak_memory_mb"], extra["memory_limit_mb"], "memory")):
-            if limit and used > NEAR_LIMIT_SHARE * limit:
+            if limit and used is not None and used > NEAR_LIMIT_SHARE * limit:
                 tally.warning(messages.say("verify_near_limit", path=path, case=extra["case"], used=used,
                                            limit=limit, what=what))
 

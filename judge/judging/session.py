@@ -4,8 +4,8 @@ The flow per submission: check that a worker builds every case bit-identically (
 that never imports a submission: :func:`judge.worker.main.serve`), start a worker, let it import the submission,
 make one untimed warm-up call, then call every case's methods in order under that case's limits; each call's
 request holds that call alone (:meth:`judge.package.cases.Case.call_request`). After any abnormal end the
-worker is replaced and judging goes on; after ``RESOURCE_FAILURES_BEFORE_STOP`` cases end on a time or memory
-limit the rest are not run, so a submission that loops forever costs seconds, not minutes.
+worker is replaced and judging goes on. Which cases are not run, so that a submission that loops forever costs
+seconds, not minutes, and a slow method costs only its own cases, is :mod:`judge.judging.allowance`'s policy.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from judge import messages
+from judge.judging.allowance import Allowance, NotRun, total_budget_s
 from judge.judging.compare import Comparison
 from judge.judging.limits import CaseLimits
 from judge.judging.result import error_fields, parse
@@ -25,7 +26,6 @@ from judge.worker.confinement import DISK_QUOTA
 from judge.worker.launch import Launch
 from judge.worker.runner import TASK_LIMIT, Budget, Ending, Outcome, Worker
 
-RESOURCE_FAILURES_BEFORE_STOP = 2
 SETUP_WALL_S = 120.0
 """importing torch and building every case once, before any submission code runs"""
 IMPORT_WALL_S = 30.0
@@ -54,6 +54,8 @@ class CallResult:
     output: str = ""
     ending: Ending | None = None
     """how the call ended, when not with an answer within its limits"""
+    measured: bool = True
+    """whether it ran in a worker (False: no worker could load the submission, so nothing was measured)"""
 
 
 @dataclass
@@ -63,6 +65,13 @@ class CaseResult:
     verdict: Verdict | None = None
     """None when the case was not run"""
     calls: list[CallResult] = field(default_factory=list)
+    not_run: NotRun | None = None
+    """why the case was not run (:mod:`judge.judging.allowance`), else None"""
+
+    @property
+    def measured(self) -> bool:
+        """Whether any of its calls ran in a worker: else it has no time or memory to show."""
+        return any(c.measured for c in self.calls)
 
     @property
     def cpu_s(self) -> float:
@@ -110,6 +119,11 @@ class Session:
         once for every worker ``launch`` starts from the same image)"""
         self.hidden_sent = False
         """whether a hidden case has been sent to a worker (from then on, no text of the submission's is reported)"""
+        self.spent_s = 0.0
+        """the submission's own time so far (:mod:`judge.judging.allowance`): its calls, and its imports into
+        replacement workers"""
+        self.imported = False
+        """whether a worker has imported the submission once (the first import is not charged to it)"""
         self._next_id = 0
 
     # -- worker life cycle -------------------------------------------------------------------------------------
@@ -123,13 +137,17 @@ class Session:
             return
         setup_budget = Budget(cpu_s=4 * SETUP_WALL_S, wall_s=SETUP_WALL_S, memory_bytes=self.memory_bytes)
         worker.send({"type": "setup", "device": self.device, "methods": self.methods})
-        locked = worker.receive(setup_budget).message()
+        setup = worker.receive(setup_budget)
+        locked = setup.message()
         if not isinstance(locked, dict) or locked.get("type") != "locked":
             worker.close()
             self.failed_start = (Verdict.INTERNAL_ERROR, _judges_note("WorkerStart", "worker_did_not_start"))
             return
         ready = worker.receive(Budget(cpu_s=2 * IMPORT_WALL_S, wall_s=IMPORT_WALL_S, memory_bytes=self.memory_bytes))
         message = ready.message()
+        if self.imported:  # a receive's CPU time counts from the worker's start: the import's is the difference
+            self.spent_s += max(ready.cpu_s - setup.cpu_s, ready.wall_s - ready.waited_s)
+        self.imported = True
         if isinstance(message, dict) and message.get("type") == "ready":
             self.worker = worker
             return
@@ -226,7 +244,8 @@ class Session:
         outcome = self._request(case_index, call_index, limits.budget())
         if outcome is None:
             verdict, error = self.failed_start
-            return CallResult(method, verdict, error=error)
+            return CallResult(method, verdict, error=error, measured=False)
+        self.spent_s += min(outcome.own_s, limits.cpu_s)
         result = CallResult(method, Verdict.ACCEPTED, outcome.cpu_s, outcome.wall_s, outcome.peak_rss_bytes,
                             output=outcome.output.decode("utf-8", "replace"))
         if outcome.ended:
@@ -275,27 +294,34 @@ def _startup_failure(outcome: Outcome) -> dict[str, Any]:
 def judge_cases(session: Session, limits: list[CaseLimits], expected: list[list[Any]] | None = None,
                 checks: dict[str, Callable[..., Comparison]] | None = None,
                 on_case: Callable[[int, CaseResult], None] | None = None) -> list[CaseResult]:
-    """Run every case in order. ``expected`` holds one value per call, handed with each returned value to its
-    method's check (``checks``, prepared with the plan); without them only values and times are recorded.
-    ``on_case`` is told each case's index and result as soon as its verdict is known (live progress)."""
-    results, resource_failures = [], 0
+    """Run every case in order, but those :class:`~judge.judging.allowance.Allowance` says not to run.
+    ``expected`` holds one value per call, handed with each returned value to its method's check (``checks``,
+    prepared with the plan); without them only values and times are recorded. ``on_case`` is told each case's
+    index and result as soon as its verdict is known (live progress); a case not run has none."""
+    results, allowance = [], Allowance(total_budget_s(limits))
     for index, case in enumerate(session.cases):
         case_result = CaseResult(case, limits[index])
         results.append(case_result)
-        if resource_failures >= RESOURCE_FAILURES_BEFORE_STOP:
+        case_result.not_run = allowance.not_run(case, session.spent_s)
+        if case_result.not_run is not None:
             continue
-        for call_index, call in enumerate(case.calls):
-            check = None
-            if expected is not None and checks is not None:
-                check = functools.partial(checks[call["method"]], expected=expected[index][call_index])
-            call_result = session.call(index, call_index, limits[index], check)
-            case_result.calls.append(call_result)
-            if call_result.verdict is not Verdict.ACCEPTED:
-                break
-        case_result.verdict = next((c.verdict for c in case_result.calls if c.verdict is not Verdict.ACCEPTED),
-                                   Verdict.ACCEPTED)
-        if case_result.verdict in (Verdict.TIME_LIMIT_EXCEEDED, Verdict.MEMORY_LIMIT_EXCEEDED):
-            resource_failures += 1
+        _run_case(session, index, case_result, expected, checks, allowance)
         if on_case is not None:
             on_case(index, case_result)
     return results
+
+
+def _run_case(session: Session, index: int, case_result: CaseResult, expected: list[list[Any]] | None,
+              checks: dict[str, Callable[..., Comparison]] | None, allowance: Allowance) -> None:
+    """Call the case's methods in order until one fails; its verdict is that call's."""
+    for call_index, call in enumerate(case_result.case.calls):
+        check = None
+        if expected is not None and checks is not None:
+            check = functools.partial(checks[call["method"]], expected=expected[index][call_index])
+        call_result = session.call(index, call_index, case_result.limits, check)
+        case_result.calls.append(call_result)
+        allowance.record(call_result.method, call_result.verdict)
+        if call_result.verdict is not Verdict.ACCEPTED:
+            break
+    case_result.verdict = next((c.verdict for c in case_result.calls if c.verdict is not Verdict.ACCEPTED),
+                               Verdict.ACCEPTED)

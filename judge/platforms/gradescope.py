@@ -75,7 +75,7 @@ def results(export: Export, judged: list[tuple[Exported, dict[str, Any]]]) -> di
     if export.leaderboard:
         found["leaderboard"] = [
             {"name": "hidden cases passed", "value": sum(t["status"] == "passed" for t in tests if "hidden" in t["tags"])},
-            {"name": "CPU time (s)", "value": round(sum(t["extra_data"]["cpu_time_s"] for t in tests), 4),
+            {"name": "CPU time (s)", "value": round(sum(t["extra_data"]["cpu_time_s"] or 0.0 for t in tests), 4),
              "order": "asc"},
         ]
     return found

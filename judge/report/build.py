@@ -7,20 +7,26 @@ Schema (``schema_version`` 1). Top-level fields follow Gradescope's ``results.js
 ``output``                  one-line summary
 ``visibility``              always ``visible``
 ``tests[]``                 one per case, in judging order (samples first), each with
-    ``name``, ``number``, ``status`` (``passed``/``failed``), ``score``, ``max_score``, ``execution_time`` (CPU s),
-    ``output`` (text), ``visibility`` and ``extra_data``: ``case``, ``hidden``, ``verdict`` (null: not run),
-    ``cpu_time_s``, ``peak_memory_mb``, ``time_limit_s``, ``memory_limit_mb`` and ``calls[]`` (``method``,
-    ``verdict``, ``cpu_time_s``, ``failed_field``). Visible cases add ``inputs`` and, per call, ``got``,
+    ``name``, ``number``, ``status`` (``passed``/``failed``), ``score``, ``max_score``, ``execution_time`` (CPU s;
+    absent when nothing was measured), ``output`` (text), ``visibility`` and ``extra_data``: ``case``,
+    ``hidden``, ``verdict`` (null: not run), ``not_run`` (only then: ``reason`` ``method`` or ``budget``, and the
+    ``method`` stopped, :mod:`judge.judging.allowance`), ``cpu_time_s`` and ``peak_memory_mb`` (null when no
+    worker ran the case: not run, or a submission no worker could load), ``time_limit_s``, ``memory_limit_mb``,
+    ``coarse`` and ``calls[]`` (``method``, ``verdict``, ``cpu_time_s``, ``failed_field``). Visible cases add
+    ``inputs`` and, per call, ``got``,
     ``expected``, ``differences[]`` (``field``, ``got``, ``expected``, ``error``, ``tolerance``), ``error``
     (``exc``, ``msg``, ``trace``), ``stdout`` and ``hints[]`` (``pitfall``, ``text``: a known mistake the
     output shows, :mod:`judge.judging.hints`). Hidden cases never carry inputs, values, output, messages or hints,
-    and their figures are coarse (``coarse`` true, :func:`coarse`): ``cpu_time_s``, ``execution_time`` and each call's ``cpu_time_s``
-    are the upper bound of the quarter of the case's CPU-time limit they fall in, ``peak_memory_mb`` that of the
-    quarter of its memory limit, so each carries at most 2 bits of what the submission saw. Once a hidden case
-    has run, the whole judgement's ``execution_time`` is rounded up to whole seconds.
+    and their figures are coarse (``coarse`` true, :func:`coarsened`): ``cpu_time_s``, ``execution_time`` and each
+    call's ``cpu_time_s`` are the upper bound of the quarter of the case's CPU-time limit they fall in,
+    ``peak_memory_mb`` that of the quarter of its memory limit, so each carries at most 2 bits of what the
+    submission saw. Once a hidden case has run, the whole judgement's ``execution_time`` is rounded up to whole
+    seconds. An exact report (``exact``: an author's ``judge verify``, an instructor's copy in ``judge grade``)
+    keeps them as measured; :func:`coarsened` turns it into the one a learner sees.
 Also ``schema_version``, ``verdict`` (overall), ``mode`` (``run``/``submit``), ``passed``, ``total``,
 ``problem`` (``slug``, ``title``), ``submission`` (``path``, ``sha256``) and ``judge`` (``version``, ``torch``,
-``device``, ``expected_device``, ``security_level``, ``comparison_rule``, ``judge_error``).
+``device``, ``expected_device``, ``security_level``, ``comparison_rule``, ``time_budget_s``: what the whole
+submission may spend, :mod:`judge.judging.allowance`, ``judge_error``).
 
 Strict JSON has no NaN or infinity: a value that holds one writes it as a case file does,
 ``{"$float": "nan" | "inf" | "-inf"}`` (:func:`judge.package.cases.tag_nonfinite`), never as a string a
@@ -34,6 +40,7 @@ from typing import Any
 
 from judge import messages
 from judge.judging.compare import Difference
+from judge.judging.allowance import STRIKES, total_budget_s
 from judge.judging.hints import recognise
 from judge.judging.session import CallResult, CaseResult
 from judge.judging.verdict import LIMIT_ENDINGS, Verdict, overall
@@ -51,13 +58,36 @@ what it saw in how long it runs or how much it allocates gets back 2 bits a figu
 about 8 (issue 20)"""
 
 
-def coarse(value: float, limit: float, steps: int = HIDDEN_STEPS) -> float:
+def coarse(value: float | None, limit: float, steps: int = HIDDEN_STEPS) -> float | None:
     """The upper bound of the step (a ``1/steps`` share of ``limit``) that ``value`` falls in; the limit itself for
-    a value beyond it (the verdict says it was exceeded)."""
-    if limit <= 0:
+    a value beyond it (the verdict says it was exceeded); None (nothing measured) stays None."""
+    if value is None or limit <= 0:
         return value
     step = limit / steps
     return min(max(math.ceil(value / step - 1e-9), 1), steps) * step
+
+
+def _coarse_test(test: dict[str, Any]) -> dict[str, Any]:
+    """A hidden case's test entry with its figures coarse; a visible case's as it is."""
+    extra = test["extra_data"]
+    if not extra["hidden"] or extra["coarse"]:
+        return test
+    cpu_limit, memory_limit = extra["time_limit_s"], extra["memory_limit_mb"]
+    cpu = coarse(extra["cpu_time_s"], cpu_limit)
+    extra = {**extra, "cpu_time_s": cpu, "peak_memory_mb": coarse(extra["peak_memory_mb"], memory_limit),
+             "coarse": cpu is not None,
+             "calls": [{**c, "cpu_time_s": coarse(c["cpu_time_s"], cpu_limit)} for c in extra["calls"]]}
+    return {**test, **({"execution_time": cpu} if "execution_time" in test else {}), "extra_data": extra}
+
+
+def coarsened(report: dict[str, Any]) -> dict[str, Any]:
+    """The report a learner sees, from an exact one (the same report if it is coarse already): every hidden case's
+    figures coarse, and the whole judgement's time in whole seconds once a hidden case has run."""
+    tests = [_coarse_test(t) for t in report["tests"]]
+    wall_s = report["execution_time"]
+    if any(t["extra_data"]["hidden"] and t["extra_data"]["verdict"] is not None for t in report["tests"]):
+        wall_s = float(math.ceil(wall_s))
+    return {**report, "execution_time": wall_s, "tests": tests}
 
 
 def _difference(d: Difference) -> dict[str, Any]:
@@ -83,12 +113,10 @@ def _named(error: dict[str, Any] | None, source: str) -> dict[str, Any] | None:
             for k, v in error.items()}
 
 
-def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, str]], source: str,
-          cpu_limit_s: float | None) -> dict[str, Any]:
-    """``cpu_limit_s``: the case's, when its figures are coarse; None: exact."""
-    cpu_s = call.cpu_s if cpu_limit_s is None else coarse(call.cpu_s, cpu_limit_s)
+def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, str]], source: str) -> dict[str, Any]:
     entry: dict[str, Any] = {"method": call.method, "verdict": call.verdict.value,
-                             "cpu_time_s": round(cpu_s, 4), "failed_field": _failed_field(call)}
+                             "cpu_time_s": round(call.cpu_s, 4) if call.measured else None,
+                             "failed_field": _failed_field(call)}
     if not visible:
         if call.ending in LIMIT_ENDINGS:
             entry["limit"] = call.error["msg"]  # the judge's own words about its limits, never the submission's
@@ -117,43 +145,46 @@ def _hints(result: CaseResult, expected: list[Any] | None, catalogue: dict[str, 
 
 
 def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue: dict[str, str],
-          tolerance: Tolerance, source: str, exact: bool) -> dict[str, Any]:
+          tolerance: Tolerance, source: str, budget_s: float) -> dict[str, Any]:
+    """A case's entry with exact figures (:func:`coarsened` makes a hidden case's coarse)."""
     visible = not result.case.hidden
     passed = result.verdict is Verdict.ACCEPTED
     hints = _hints(result, expected, catalogue, tolerance)
-    rough = result.case.hidden and not exact
-    limits = result.limits
-    cpu_s = coarse(result.cpu_s, limits.cpu_s) if rough else result.cpu_s
-    peak_mb = coarse(result.peak_rss_bytes / MB, limits.memory_bytes / MB) if rough else result.peak_rss_bytes / MB
-    extra = {
+    limits, measured = result.limits, result.measured
+    cpu_s = round(result.cpu_s, 4) if measured else None
+    extra: dict[str, Any] = {
         "case": result.case.id,
         "hidden": result.case.hidden,
         "verdict": result.verdict.value if result.verdict else None,
-        "cpu_time_s": round(cpu_s, 4),
-        "peak_memory_mb": round(peak_mb, 1),
+        "cpu_time_s": cpu_s,
+        "peak_memory_mb": round(result.peak_rss_bytes / MB, 1) if measured else None,
         "time_limit_s": round(limits.cpu_s, 3),
         "memory_limit_mb": round(limits.memory_bytes / MB),
-        "coarse": rough,
-        "calls": [_call(c, expected[i] if expected else None, visible, hints.get(i, []), source,
-                        limits.cpu_s if rough else None) for i, c in enumerate(result.calls)],
+        "coarse": False,
+        "calls": [_call(c, expected[i] if expected else None, visible, hints.get(i, []), source)
+                  for i, c in enumerate(result.calls)],
     }
+    if result.not_run is not None:
+        extra["not_run"] = {"reason": result.not_run.why.value, "method": result.not_run.method}
     if visible:
         extra["title"] = result.case.title
         extra["inputs"] = describe_inputs(result.case)
-    return {
+    test: dict[str, Any] = {
         "name": f"{result.case.id}" + (f": {result.case.title}" if visible else ""),
         "number": str(number),
         "status": "passed" if passed else "failed",
         "score": 1.0 if passed else 0.0,
         "max_score": 1.0,
-        "execution_time": round(cpu_s, 4),
-        "output": _summary_line(result),
-        "visibility": "visible",
-        "extra_data": extra,
     }
+    if measured:
+        test["execution_time"] = cpu_s
+    return {**test, "output": _summary_line(result, budget_s), "visibility": "visible", "extra_data": extra}
 
 
-def _summary_line(result: CaseResult) -> str:
+def _summary_line(result: CaseResult, budget_s: float) -> str:
+    if result.not_run is not None:
+        return messages.say(f"case_not_run_{result.not_run.why.value}", method=result.not_run.method,
+                            strikes=STRIKES, budget=budget_s)
     if result.verdict is None:
         return messages.say("case_not_run")
     failing = next((c for c in result.calls if c.verdict is not Verdict.ACCEPTED), None)
@@ -167,21 +198,21 @@ def _summary_line(result: CaseResult) -> str:
 def build_report(*, mode: str, problem: Any, submission: dict[str, str], results: list[CaseResult],
                  expected: list[list[Any]], environment: dict[str, Any], wall_s: float,
                  judge_error: str | None = None, exact: bool = False) -> dict[str, Any]:
-    """The report; ``exact``: hidden cases' figures too are exact (for the author's own checks, never a learner)."""
+    """The report; ``exact``: hidden cases' figures too are exact (for an author's or an instructor's eyes,
+    never a learner's: :func:`coarsened` is what a learner sees)."""
     verdicts = [r.verdict for r in results]
     final = Verdict.INTERNAL_ERROR if judge_error else overall(verdicts)
     passed = sum(v is Verdict.ACCEPTED for v in verdicts)
     catalogue = getattr(problem, "hints", {})
     tolerance = getattr(problem, "tolerance", DEFAULT)
     source = submission["path"]
-    tests = [_test(i + 1, r, expected[i] if expected else None, catalogue, tolerance, source, exact)
+    budget_s = round(total_budget_s([r.limits for r in results]), 3)
+    tests = [_test(i + 1, r, expected[i] if expected else None, catalogue, tolerance, source, budget_s)
              for i, r in enumerate(results)]
     if environment.get("startup_error"):
         environment = {**environment, "startup_error": _named(environment["startup_error"], source)}
-    if not exact and any(r.case.hidden and r.verdict is not None for r in results):
-        wall_s = math.ceil(wall_s)
     scope = messages.say("scope_run" if mode == "run" else "scope_submit")
-    return {
+    report = {
         "schema_version": SCHEMA_VERSION,
         "verdict": final.value,
         "mode": mode,
@@ -194,6 +225,8 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
         "visibility": "visible",
         "problem": {"slug": problem.slug, "title": problem.title},
         "submission": submission,
-        "judge": {"version": judge_version(), "comparison_rule": tolerance.formula, "judge_error": judge_error, **environment},
+        "judge": {"version": judge_version(), "comparison_rule": tolerance.formula, "time_budget_s": budget_s,
+                  "judge_error": judge_error, **environment},
         "tests": tests,
     }
+    return report if exact else coarsened(report)

@@ -4,8 +4,10 @@ A case whose answer is wrong (``wrong_answer``, ``output_format_error``) is a ``
 hit a limit or could not be loaded (``runtime_error``, ``time_limit_exceeded``, ``memory_limit_exceeded``,
 ``compile_error``, ``internal_error``) is an ``<error>``; one that was not run is ``<skipped>``. When the judge
 itself failed, one more test case named ``judge`` carries that ``<error>``. A ``<testcase>``'s ``time`` is the
-CPU time the submission used on that case, and a ``<testsuite>``'s is the sum of its cases' (the wall time of
-the whole judgement is the ``wall_time_s`` property): readers add the cases' times up to the suite's.
+CPU time the submission used on that case, as measured: a case nothing was measured on (not run, or a submission
+no worker could load) has none, and neither has a hidden case whose figures are coarse (a bound, not a measure).
+A ``<testsuite>``'s is the sum of its cases' (the wall time of the whole judgement is the ``wall_time_s``
+property): readers add the cases' times up to the suite's.
 """
 
 from __future__ import annotations
@@ -30,13 +32,19 @@ def outcome(test: dict[str, Any]) -> str:
     return "failure" if verdict in FAILURES else "error"
 
 
+def measured(test: dict[str, Any]) -> float | None:
+    """The CPU seconds measured on one of a report's ``tests``; None when there is no measure to give."""
+    extra = test["extra_data"]
+    return None if extra.get("coarse") else extra["cpu_time_s"]
+
+
 def counts(report: dict[str, Any]) -> dict[str, Any]:
     """``tests``, ``failures``, ``errors``, ``skipped`` and ``time`` of one report's test suite."""
     outcomes = [outcome(t) for t in report["tests"]]
     judge_failed = 1 if report["judge"].get("judge_error") else 0
     return {"tests": len(outcomes) + judge_failed, "failures": outcomes.count("failure"),
             "errors": outcomes.count("error") + judge_failed, "skipped": outcomes.count("skipped"),
-            "time": round(sum(t["extra_data"]["cpu_time_s"] for t in report["tests"]), 4)}
+            "time": round(sum(measured(t) or 0.0 for t in report["tests"]), 4)}
 
 
 def totals(reports: list[dict[str, Any]]) -> dict[str, Any]:

@@ -26,6 +26,7 @@ import jinja2
 from markupsafe import Markup
 
 from judge import messages
+from judge.judging.allowance import STRIKES
 from judge.package.cases import untag_nonfinite
 from judge.report import escape, junit
 from judge.report.style import ansi, verdict_css
@@ -75,6 +76,8 @@ def environment(output: str, color: bool = False) -> jinja2.Environment:
     env.globals["verdict_css"] = verdict_css
     env.globals["say"] = messages.say  # the judge's own sentences, escaped like any value
     env.filters["ms"] = lambda s: f"{s * 1000:.1f} ms" if s is not None else "-"
+    env.filters["mb"] = lambda m: f"{m:.0f} MB" if m is not None else "-"  # None: nothing was measured
+    env.globals["budget_line"] = lambda budget: messages.say("report_budget", budget=budget, strikes=STRIKES)
     env.filters["url_path"] = escape.url_path
     env.filters["one_line"] = escape.inline
     env.filters["dedent"] = textwrap.dedent  # a trace's own indentation goes; the report's is added (>= 4)

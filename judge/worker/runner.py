@@ -91,6 +91,12 @@ class Outcome:
     oom_killed: bool = False
     """the kernel killed it at its cgroup's memory limit"""
 
+    @property
+    def own_s(self) -> float:
+        """What the request cost the submission: its CPU time, or its wall time less the time it waited for a CPU
+        when that is longer (it slept), the measure the CPU and wall-clock limits take between them."""
+        return max(self.cpu_s, self.wall_s - self.waited_s)
+
     def message(self) -> Any:
         """The response as JSON, or None when it is not valid JSON (a protocol violation)."""
         try:
