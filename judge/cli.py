@@ -18,10 +18,11 @@ from judge.errors import BadInput, JudgeError
 from judge.package.problem import find_problem, unknown_problem
 from judge.platforms.commands import add_commands
 from judge.practice.commands import add_commands as add_practice_commands
-from judge.report.escape import visible
+from judge.report.escape import inline, visible
 from judge.report.render import FORMATS, render, use_color
 
 if TYPE_CHECKING:
+    from judge.grading.run import Figures
     from judge.grading.summary import ClassSummary
 
 EXIT_OK, EXIT_NOT_ACCEPTED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -87,7 +88,20 @@ def cmd_submit(args: argparse.Namespace) -> int:
 
 def _print_class(summary: ClassSummary, index: Path) -> None:
     print(" · ".join(f"{verdict} {count}" for verdict, count in summary.verdicts.items()))
+    if summary.skipped:
+        count = len(summary.skipped)
+        names = ", ".join(inline(s.entry) for s in summary.skipped[:5]) + (", …" if count > 5 else "")
+        print(messages.say("grade_skipped", count=count, plural="y" if count == 1 else "ies",
+                           verb="is" if count == 1 else "are", names=names))
     print(visible(messages.say("grade_outputs", index=index)))
+
+
+def _figures(args: argparse.Namespace) -> Figures:
+    from judge.grading.run import Figures
+
+    if args.points is not None and not args.points > 0:
+        raise BadInput("bad_points", value=args.points)
+    return Figures(args.points, args.exact_figures, args.csv_bom)
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
@@ -103,7 +117,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
     progress = Line(sys.stdout) if sys.stdout.isatty() else Silent()
     try:
         graded = grade_folder(problem, args.submissions, args.out, jobs=jobs, device=args.device, shard=shard,
-                              progress=progress, allow_weak=args.allow_weak_sandbox, csv_bom=args.csv_bom)
+                              progress=progress, allow_weak=args.allow_weak_sandbox, figures=_figures(args),
+                              every_entry=args.every_entry)
     except Interrupted as exc:
         print(f"judge: {messages.say('grade_interrupted', saved=exc.saved, total=exc.total)}", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -120,7 +135,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
 def cmd_merge(args: argparse.Namespace) -> int:
     from judge.grading.run import merge_folders
 
-    summary, index = merge_folders(args.folders, args.out, args.csv_bom)
+    summary, index = merge_folders(args.folders, args.out, _figures(args))
     print(messages.say("merge_done", total=len(summary.rows), folders=len(args.folders)))
     _print_class(summary, index)
     return EXIT_OK
@@ -288,11 +303,19 @@ def _add_grading_options(grade: argparse.ArgumentParser, merge: argparse.Argumen
     grade.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where the workers run (default: cpu)")
     grade.add_argument("--allow-weak-sandbox", action="store_true",
                        help="grade even where the workers cannot keep hidden cases secret (see 'judge doctor')")
+    grade.add_argument("--every-entry", action="store_true",
+                       help="judge every file of the folder as a submission, not only .py files and folders (names "
+                            "starting with . or __ stay skipped)")
     merge.add_argument("folders", type=Path, nargs="+", help="the --out folders of 'judge grade' runs (e.g. shards)")
     merge.add_argument("--out", type=Path, required=True, help="where the combined results and summary go")
     for p in (grade, merge):
         p.add_argument("--csv-bom", action="store_true",
                        help="start summary.csv with a UTF-8 byte order mark, so that Excel reads non-ASCII names")
+        p.add_argument("--points", type=float,
+                       help="what the problem is worth, shared by its hidden cases (default: one per hidden case)")
+        p.add_argument("--exact-figures", action="store_true",
+                       help="instructor: hidden cases' CPU time and memory exact in every file written (each "
+                            "report.html too); students' results.json stay coarse. Not for students' eyes")
 
 
 def parser() -> argparse.ArgumentParser:

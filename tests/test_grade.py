@@ -67,61 +67,114 @@ def _results(out: Path) -> dict[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def graded(toy_root, tmp_path_factory):
-    """The mixed class, graded once with two jobs."""
+def graded(mixed_root, tmp_path_factory):
+    """The mixed class, graded once with two jobs, on the toy whose last case calls compute_gradient_stats alone;
+    with entries that are not submissions beside it."""
     base = tmp_path_factory.mktemp("graded")
     submissions = _write(base / "submissions", MIXED)
     (submissions / "kim.py").write_bytes(b"class Solution:\x00\n")
     (submissions / "lee.ipynb").write_text("{}")
     (submissions / ".DS_Store").write_text("")
+    (submissions / "README.md").write_text("# marking notes\n")
     out = base / "out"
-    result = run_judge(["grade", SLUG, str(submissions), "--out", str(out), "--jobs", "2"], toy_root)
+    result = run_judge(["grade", SLUG, str(submissions), "--out", str(out), "--jobs", "2"], mixed_root)
     return submissions, out, result
 
 
-def test_grade_gives_the_verdicts_of_judge_submit(toy_root, graded):
+STUDENTS = ["ada", "ben", "cy", "dee", "eve", "fay", "gus", "hal", "ivy", "jo", "kim"]
+
+
+def test_grade_gives_the_verdicts_of_judge_submit(mixed_root, graded):
     submissions, out, result = graded
     assert result.returncode == 0, result.stderr
     results = _results(out)
-    assert sorted(results) == ["ada", "ben", "cy", "dee", "eve", "fay", "gus", "hal", "ivy", "jo", "kim", "lee.ipynb"]
+    assert sorted(results) == STUDENTS  # README.md, lee.ipynb and .DS_Store are not students
     for student, stored in results.items():
-        path = Path(stored["grading"]["source"])
-        if student in ("kim", "lee.ipynb"):
+        grading = stored["grading"]
+        assert grading["class_folder"] == str(submissions) and not Path(grading["source"]).is_absolute()
+        if student == "kim":
             continue
-        _, submitted = judge_json(["submit", SLUG, str(path)], toy_root)
+        _, submitted = judge_json(["submit", SLUG, str(submissions / grading["source"])], mixed_root)
         graded_report = {k: v for k, v in stored.items() if k != "grading"}
         assert _normalised(graded_report) == _normalised(submitted), student
-    assert results["jo"]["grading"]["source"].endswith("jo/solution.py")
-    for student in ("kim", "lee.ipynb"):  # 'judge submit' refuses these with exit 2; grading records them
-        assert results[student]["verdict"] == "compile_error"
-        assert "not Python source" in results[student]["judge"]["startup_error"]["msg"]
+    assert results["jo"]["grading"]["source"] == "jo/solution.py"
+    assert results["kim"]["verdict"] == "compile_error"  # 'judge submit' refuses it with exit 2; grading records it
+    assert "not Python source" in results["kim"]["judge"]["startup_error"]["msg"]
+    gus = [t["extra_data"] for t in results["gus"]["tests"]]  # a slow method costs only its own cases
+    assert [t["verdict"] for t in gus] == ["time_limit_exceeded", "time_limit_exceeded", None, "accepted"]
 
 
 def test_grade_writes_the_class_files(graded):
-    _, out, result = graded
-    assert "12 submissions" in result.stdout and "12 judged now, 0 unchanged" in result.stdout
+    submissions, out, result = graded
+    assert "11 submissions" in result.stdout and "11 judged now, 0 unchanged" in result.stdout
+    assert "skipped 3 entries that are not a submission: .DS_Store, README.md, lee.ipynb" in result.stdout
     rows = list(csv.DictReader((out / "summary.csv").open()))
-    assert [r["student"] for r in rows][:3] == ["ada", "ben", "cy"]
-    assert {r["student"]: r["verdict"] for r in rows}["gus"] == "time_limit_exceeded"
+    assert [r["student"] for r in rows] == STUDENTS
+    by = {r["student"]: r for r in rows}
+    assert by["gus"]["verdict"] == "time_limit_exceeded"
+    assert (by["ada"]["points"], by["ada"]["max_points"], by["ada"]["percent"]) == ("3.0", "3.0", "100.0")
+    assert (by["gus"]["points"], by["gus"]["percent"], by["gus"]["hidden/02-five"]) == ("1.0", "33.3", "not run")
+    assert all(r["time_s"] == str(float(int(float(r["time_s"])))) for r in rows)  # one unit: whole seconds
+    assert by["jo"]["source"] == "jo/solution.py"
+    gradebook = list(csv.DictReader((out / "gradebook.csv").open()))
+    assert [(g["student"], g["percent"]) for g in gradebook][:2] == [("ada", "100.0"), ("ben", "33.3")]
+    assert by["gus"]["percent"] == by["ben"]["percent"]  # a slow method and a wrong one cost the same cases
     summary = json.loads((out / "summary.json").read_text())
-    assert sum(summary["verdicts"].values()) == 12
-    assert [c["case"] for c in summary["cases"]] == ["sample/01-small", "hidden/01-six", "hidden/02-five"]
+    assert sum(summary["verdicts"].values()) == 11 and summary["points"] == 3.0 and not summary["exact_figures"]
+    assert [k["entry"] for k in summary["skipped"]] == [".DS_Store", "README.md", "lee.ipynb"]
+    assert [c["case"] for c in summary["cases"]] == ["sample/01-small", "hidden/01-six", "hidden/02-five",
+                                                     "hidden/03-gradients-only"]
     assert all(0 <= c["rate"] <= 1 for c in summary["cases"])
     junit = (out / "junit.xml").read_text()
-    assert junit.count("<testsuite ") == 12 and 'name="hidden/02-five"' in junit
+    assert junit.count("<testsuite ") == 11 and 'name="hidden/02-five"' in junit
     index = (out / "index.html").read_text()
-    assert index.count("<svg") == 2 and "students/ada/report.html" in index
+    assert index.count("<svg") == 2 and "students/ada/report.html" in index and "README.md" in index
     for student in ("ada", "kim"):
         assert "<html" in (out / "students" / student / "report.html").read_text()
     assert result.stdout.count("\r") == 0  # no progress line when stdout is not a terminal
 
 
-def test_regrading_judges_only_what_changed(toy_root, graded, tmp_path):
+def test_instructors_may_see_exact_figures_and_students_never(mixed_root, graded, tmp_path):
+    """results.json, what a student may be given, stays coarse; instructor.json beside it is exact, and
+    --exact-figures shows it in every file of the run, saying so, without judging anything again."""
+    submissions, out = (shutil.copytree(folder, tmp_path / folder.name) for folder in graded[:2])
+    student = json.loads((out / "students" / "ada" / "results.json").read_text())
+    exact = json.loads((out / "students" / "ada" / "instructor.json").read_text())
+    hidden = [i for i, t in enumerate(student["tests"]) if t["extra_data"]["hidden"]]
+    assert all(student["tests"][i]["extra_data"]["coarse"] and not exact["tests"][i]["extra_data"]["coarse"]
+               for i in hidden)
+    assert all(exact["tests"][i]["extra_data"]["cpu_time_s"] < student["tests"][i]["extra_data"]["cpu_time_s"]
+               for i in hidden)  # a fast solution: its measure is below the quarter of the limit shown
+    assert "exact here" not in (out / "students" / "ada" / "report.html").read_text()
+    result = run_judge(["grade", SLUG, str(submissions), "--out", str(out), "--exact-figures"], mixed_root)
+    assert "0 judged now, 11 unchanged" in result.stdout, result.stdout + result.stderr
+    assert "exact here" in (out / "students" / "ada" / "report.html").read_text()
+    assert "Exact figures" in (out / "index.html").read_text()
+    assert json.loads((out / "summary.json").read_text())["exact_figures"]
+    assert json.loads((out / "students" / "ada" / "results.json").read_text()) == student  # untouched
+    junit = (out / "junit.xml").read_text()
+    assert f'name="hidden/01-six" time="{exact["tests"][1]["extra_data"]["cpu_time_s"]}"' in junit
+    back = run_judge(["grade", SLUG, str(submissions), "--out", str(out)], mixed_root)
+    assert back.returncode == 0 and "exact here" not in (out / "students" / "ada" / "report.html").read_text()
+
+
+def test_every_entry_judges_what_is_not_a_py_file(mixed_root, graded, tmp_path):
+    submissions, out = (shutil.copytree(folder, tmp_path / folder.name) for folder in graded[:2])
+    result = run_judge(["grade", SLUG, str(submissions), "--out", str(out), "--every-entry", "--points", "10"],
+                       mixed_root)
+    assert "13 submissions" in result.stdout and "2 judged now, 11 unchanged" in result.stdout, result.stdout
+    results = _results(out)
+    assert results["lee.ipynb"]["verdict"] == results["README.md"]["verdict"] == "compile_error"
+    rows = {r["student"]: r for r in csv.DictReader((out / "summary.csv").open())}
+    assert (rows["ada"]["points"], rows["ada"]["max_points"]) == ("10.0", "10.0")
+
+
+def test_regrading_judges_only_what_changed(mixed_root, graded, tmp_path):
     submissions, out = (shutil.copytree(folder, tmp_path / folder.name) for folder in graded[:2])
     before = _results(out)
     (submissions / "ben.py").write_text(REFERENCE_SOURCE)
-    result = run_judge(["grade", SLUG, str(submissions), "--out", str(out), "--jobs", "2"], toy_root)
-    assert "1 judged now, 11 unchanged" in result.stdout, result.stdout + result.stderr
+    result = run_judge(["grade", SLUG, str(submissions), "--out", str(out), "--jobs", "2"], mixed_root)
+    assert "1 judged now, 10 unchanged" in result.stdout, result.stdout + result.stderr
     after = _results(out)
     assert after["ben"]["verdict"] == "accepted"
     assert {s: r["grading"]["run"] for s, r in after.items() if s != "ben"} == {

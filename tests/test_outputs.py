@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.grading.render import summary_csv, write_outputs
+from judge.grading.render import CSV_COLUMNS, gradebook_csv, summary_csv, write_outputs
 from judge.grading.store import Store
 from judge.grading.summary import summarise
 from judge.judging.allowance import NotRun, Why
@@ -182,7 +182,8 @@ def test_every_class_output_is_written_parses_and_shows_the_names_as_text(text, 
         written = _class(Path(folder), text, name)
         student_page = (Path(folder) / "students" / name / "report.html").read_text(encoding="utf-8")
     benign = plain_class()
-    assert written.keys() == benign.keys() == {"summary.csv", "summary.json", "junit.xml", "index.html"}
+    assert written.keys() == benign.keys() == {"summary.csv", "gradebook.csv", "summary.json", "junit.xml",
+                                               "index.html"}
 
     index = read_html(written["index.html"])
     same_markup(index, read_html(benign["index.html"]), name)
@@ -196,8 +197,9 @@ def test_every_class_output_is_written_parses_and_shows_the_names_as_text(text, 
     check_junit(written["junit.xml"])
 
     rows = read_csv(written["summary.csv"])
-    assert len(rows) == 3 and all(len(row) == 8 for row in rows)
-    cells = [cell for row in rows[1:] for cell in row]
+    cases = len(json.loads(written["summary.json"])["cases"])
+    assert len(rows) == 3 and all(len(row) == len(CSV_COLUMNS) + cases for row in rows)  # and each case's verdict
+    cells = [cell for row in rows[1:] + read_csv(written["gradebook.csv"])[1:] for cell in row]
     assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in cells)
     assert csv_cell(name) in cells and csv_cell(name) in (inline(name), "'" + inline(name))  # a name may start with '
 
@@ -248,12 +250,16 @@ def test_junit_counts_match_the_elements_and_crashes_are_errors():
 def test_a_spreadsheet_formula_is_shown_as_text():
     from judge.grading.summary import Row
 
+    from judge.grading.summary import ClassSummary
+
     rows = [Row('=HYPERLINK("https://evil.example","x")', "accepted", 1, 1, 1.0, 1.0, 0.5, "+cmd|' /C calc'!A0"),
             Row("-2+3", "accepted", 1, 1, 1.0, 1.0, 0.5, "@SUM(A1)")]
-    parsed = read_csv(summary_csv(rows))
-    assert parsed[1][0] == "'=HYPERLINK(\"https://evil.example\",\"x\")" and parsed[1][7] == "'+cmd|' /C calc'!A0"
-    assert parsed[2][0] == "'-2+3" and parsed[2][7] == "'@SUM(A1)" and parsed[2][6] == "0.5"
-    assert summary_csv(rows, bom=True).startswith("\ufeffstudent,")
+    summary = ClassSummary(SLUG, "T", None, rows, [], points=1.0)
+    parsed = read_csv(summary_csv(summary))
+    assert parsed[1][0] == "'=HYPERLINK(\"https://evil.example\",\"x\")" and parsed[1][8] == "'+cmd|' /C calc'!A0"
+    assert parsed[2][0] == "'-2+3" and parsed[2][8] == "'@SUM(A1)" and parsed[2][7] == "0.5"
+    assert summary_csv(summary, bom=True).startswith("\ufeffstudent,")
+    assert [row[0] for row in read_csv(gradebook_csv(summary))[1:]] == [parsed[1][0], parsed[2][0]]
 
 
 @settings(max_examples=200, deadline=None)

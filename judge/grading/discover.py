@@ -2,10 +2,13 @@
 
 The folder holds ``.py`` files (the student id is the file name without ``.py``), one folder per student (the id
 is the folder's name), or both. A student folder's submission is its only ``.py`` file, searched at any depth,
-or, when it holds several, the one named ``solution.py`` or ``<slug>.py`` nearest the top. Any other file is a
-submission too (its id is its full name), judged as not Python. Nothing is skipped silently: a submission that
-cannot be judged gets a compile error with the reason. Only names starting with ``.`` or ``__`` (``.DS_Store``,
-``__MACOSX``, ``__pycache__``) are not submissions.
+or, when it holds several, the one named ``solution.py`` or ``<slug>.py`` nearest the top. A submission that
+cannot be judged gets a compile error with the reason.
+
+Any other entry is not a submission, and is listed as skipped with the reason, never silently: a file that is not
+``.py`` (a ``README.md``, the instructor's notes), and a name starting with ``.`` or ``__`` (``.DS_Store``,
+``__MACOSX``, ``__pycache__``). Asked to (``every_entry``: ``judge grade --every-entry``), every file not so
+named is a submission, its id its full name, judged as not Python unless it is.
 """
 
 from __future__ import annotations
@@ -59,8 +62,37 @@ class Loaded:
         return h.hexdigest()
 
 
+@dataclass(frozen=True)
+class Skipped:
+    """An entry of the class folder that is not a submission."""
+
+    entry: str
+    """its name in the class folder"""
+    reason: str
+    """why it is not one (a sentence of the catalogue)"""
+
+
+@dataclass(frozen=True)
+class Found:
+    submissions: list[Submission]
+    """sorted by student id"""
+    skipped: list[Skipped]
+    """sorted by name"""
+
+
 def _hidden(name: str) -> bool:
     return name.startswith((".", "__"))
+
+
+def _not_a_submission(entry: Path, every_entry: bool) -> str | None:
+    """Why ``entry`` is not a submission, else None. A link named ``.py`` or to a folder is one, refused unread
+    when it is judged, so the student it names gets a verdict saying why."""
+    if _hidden(entry.name):
+        return messages.say("grade_skip_hidden")
+    looks_like_one = entry.suffix == ".py" or _is_folder(entry) or entry.is_symlink() and entry.is_dir()
+    if not every_entry and not looks_like_one:
+        return messages.say("grade_skip_not_python")
+    return None
 
 
 def _walk(folder: Path) -> list[Path]:
@@ -97,16 +129,21 @@ def _is_folder(entry: Path) -> bool:
         return False
 
 
-def discover(root: Path, slug: str, skip: Path | None = None) -> list[Submission]:
-    """Every submission in ``root``, sorted by student id; ``skip`` is not one (the output folder, when an
-    instructor puts it inside the submissions folder)."""
+def discover(root: Path, slug: str, skip: Path | None = None, every_entry: bool = False) -> Found:
+    """Every submission in ``root`` and every entry that is not one; ``skip`` is neither (the output folder, when
+    an instructor puts it inside the submissions folder)."""
     if not root.exists():
         raise BadInput("submissions_missing", path=root)
     if not root.is_dir():
         raise BadInput("submissions_not_dir", path=root)
     found: dict[str, Submission] = {}
+    skipped = []
     for entry in sorted(root.iterdir()):
-        if _hidden(entry.name) or skip is not None and _is_folder(entry) and entry.resolve() == skip.resolve():
+        if skip is not None and _is_folder(entry) and entry.resolve() == skip.resolve():
+            continue
+        reason = _not_a_submission(entry, every_entry)
+        if reason is not None:
+            skipped.append(Skipped(entry.name, reason))
             continue
         if _is_folder(entry):
             submission = in_folder(entry, slug)
@@ -118,7 +155,7 @@ def discover(root: Path, slug: str, skip: Path | None = None) -> list[Submission
         found[submission.student] = submission
     if not found:
         raise BadInput("submissions_empty", path=root)
-    return sorted(found.values(), key=lambda s: s.student)
+    return Found(sorted(found.values(), key=lambda s: s.student), skipped)
 
 
 def load(submission: Submission, root: Path | None = None) -> Loaded:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import BadInput
-from judge.grading.discover import Loaded, discover, load
+from judge.grading.discover import Loaded, Skipped, discover, load
 from judge.grading.progress import Progress
 from judge.grading.render import write_outputs
 from judge.grading.schedule import run_slots
@@ -19,6 +19,7 @@ from judge.grading.store import Store, judge_key, with_grading
 from judge.grading.summary import ClassSummary, summarise
 from judge.judging.submission import make_plan
 from judge.package.problem import Problem
+from judge.report.build import coarsened
 from judge.worker import probe
 
 
@@ -50,35 +51,57 @@ def check_confinement(device: str, allow_weak: bool) -> None:
         raise BadInput("weak_sandbox", level=confined.level)
 
 
+@dataclass(frozen=True)
+class Figures:
+    """What the class files show besides verdicts."""
+
+    points: float | None = None
+    """what the problem is worth (None: one point per hidden case)"""
+    exact: bool = False
+    """hidden cases' figures exact in every file this run writes: for instructors only (``--exact-figures``)"""
+    csv_bom: bool = False
+
+
+def _shown(store: Store, reports: list[dict[str, Any]], exact: bool) -> list[dict[str, Any]]:
+    """The stored reports as the class files show them: the instructor's exact copies where asked and kept."""
+    return [store.load_exact(r["grading"]["student"]) or r for r in reports] if exact else reports
+
+
+def _write(out: Path, store: Store, problem: Problem | _Named, shard: Shard | None, reports: list[dict[str, Any]],
+           figures: Figures, skipped: list[Skipped], missing: int = 0) -> tuple[ClassSummary, Path]:
+    shown = _shown(store, reports, figures.exact)
+    summary = summarise(problem.slug, problem.title, str(shard) if shard else None, shown, missing,
+                        points=figures.points, skipped=skipped, exact=figures.exact)
+    return summary, write_outputs(out, summary, shown, figures.csv_bom)
+
+
 def grade_folder(problem: Problem, submissions: Path, out: Path, *, jobs: int, device: str, shard: Shard | None,
-                 progress: Progress, allow_weak: bool = False, csv_bom: bool = False) -> Graded:
+                 progress: Progress, allow_weak: bool = False, figures: Figures = Figures(),
+                 every_entry: bool = False) -> Graded:
     started = time.monotonic()
     check_confinement(device, allow_weak)
-    found = [s for s in discover(submissions, problem.slug, skip=out) if shard is None or shard.holds(s.student)]
+    discovered = discover(submissions, problem.slug, skip=out, every_entry=every_entry)
+    found = [s for s in discovered.submissions if shard is None or shard.holds(s.student)]
     store = Store(out)
     plan = make_plan(problem, "submit", device)
     key, run = judge_key(plan), uuid.uuid4().hex[:12]
     loaded = [load(s, submissions) for s in found]
     todo = [item for item in loaded if store.current(item, key) is None]
-    saved = 0
 
-    def save(item: Loaded, report: dict[str, Any]) -> None:
-        nonlocal saved
-        store.save(with_grading(report, item, key, run))
-        saved += 1
+    def save(item: Loaded, report: dict[str, Any]) -> None:  # judged exactly: the learner's copy is coarsened
+        exact = with_grading(report, item, key, run, submissions)
+        store.save(coarsened(exact), exact)
 
-    name = str(shard) if shard else None
     try:
         run_slots(plan, todo, jobs, save, progress)
     except KeyboardInterrupt:
         reports = [r for item in loaded if (r := store.current(item, key)) is not None]
-        write_outputs(out, summarise(problem.slug, problem.title, name, reports, len(loaded) - len(reports)),
-                      reports, csv_bom)  # what is judged so far, marked incomplete
+        _write(out, store, problem, shard, reports, figures, discovered.skipped,
+               len(loaded) - len(reports))  # what is judged so far, marked incomplete
         raise Interrupted(len(reports), len(loaded)) from None
     reports = [store.load(s.student) for s in found]
-    summary = summarise(problem.slug, problem.title, name, reports)
-    return Graded(summary, write_outputs(out, summary, reports, csv_bom), len(todo), len(loaded) - len(todo),
-                  time.monotonic() - started)
+    summary, index = _write(out, store, problem, shard, reports, figures, discovered.skipped)
+    return Graded(summary, index, len(todo), len(loaded) - len(todo), time.monotonic() - started)
 
 
 def _graded_folder(folder: Path) -> dict[str, Any]:
@@ -113,10 +136,30 @@ def _check_shards(parts: list[tuple[Path, dict[str, Any]]]) -> None:
         raise BadInput("merge_missing_shards", missing=missing[0], count=count)
 
 
-def merge_folders(folders: list[Path], out: Path, csv_bom: bool = False) -> tuple[ClassSummary, Path]:
+def _skipped(parts: list[tuple[Path, dict[str, Any]]]) -> list[Skipped]:
+    """The entries every part skipped (shards of one folder skip the same ones), each once."""
+    named = {entry.get("entry"): entry.get("reason", "") for _, meta in parts for entry in meta.get("skipped", [])
+             if isinstance(entry, dict)}
+    return [Skipped(str(name), str(reason)) for name, reason in named.items()]
+
+
+def _points(parts: list[tuple[Path, dict[str, Any]]], asked: float | None) -> float | None:
+    """What the merged problem is worth: as asked, else what the parts said, which must agree."""
+    if asked is not None:
+        return asked
+    (first, meta), *others = parts
+    for folder, part in others:
+        if part.get("points") != meta.get("points"):
+            raise BadInput("merge_other_points", path=folder, points=part.get("points"), first=first,
+                           other=meta.get("points"))
+    return meta.get("points")
+
+
+def merge_folders(folders: list[Path], out: Path, figures: Figures = Figures()) -> tuple[ClassSummary, Path]:
     """One class summary from the outputs of several ``judge grade`` runs (shards, or separate groups)."""
     parts = [(folder, _graded_folder(folder)) for folder in folders]
     _check_shards(parts)
+    figures = Figures(_points(parts, figures.points), figures.exact, figures.csv_bom)
     store, owner, reports = Store(out), {}, []
     for folder, meta in parts:
         if meta.get("incomplete"):
@@ -131,8 +174,15 @@ def merge_folders(folders: list[Path], out: Path, csv_bom: bool = False) -> tupl
             if report is None:
                 raise BadInput("merge_incomplete", path=folder, student=student)
             if source.folder(student).resolve() != store.folder(student).resolve():
-                store.save(report)
+                store.save(report, source.load_exact(student))
             reports.append(report)
     problem = parts[0][1]["problem"]
-    summary = summarise(problem["slug"], problem["title"], None, reports)
-    return summary, write_outputs(out, summary, reports, csv_bom)
+    return _write(out, store, _Named(problem["slug"], problem["title"]), None, reports, figures, _skipped(parts))
+
+
+@dataclass(frozen=True)
+class _Named:
+    """A problem as a merged summary names it (its package need not be here)."""
+
+    slug: str
+    title: str

@@ -3,7 +3,8 @@
 A slot owns a zygote (:mod:`judge.worker.forkserver`) that imported torch once; every submission, and every
 worker replacement inside one (after a crash or a time limit), is a fresh fork of it. The threads only wait on
 pipes and ``/proc`` (the workers do the computing, in their own processes), so one judge process keeps every
-core busy. Each report goes to ``save`` the moment it is complete.
+core busy. Each report goes to ``save`` the moment it is complete, with the hidden cases' figures exact: the
+store keeps the instructor's copy and derives the student's (:func:`judge.report.build.coarsened`).
 
 Ctrl-C stops every slot: the zygotes are killed (their workers die with them), judgements in flight are
 dropped rather than saved with a verdict the interruption caused, and :class:`KeyboardInterrupt` propagates.
@@ -44,6 +45,7 @@ class _Slot(threading.Thread):
                     self._close()
                     self.zygote = ForkServer(self.plan.confinement)
                     judge = Judge.forked(self.plan, self.zygote)
+                    judge.exact = True
                 plan = self.plan  # like ``judge submit``: an unjudgeable file is a compile error
                 report = judge_guarded(plan.problem, plan.mode, plan.device, item.submitted, lambda: judge)
                 if self.stop.is_set():

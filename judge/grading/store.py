@@ -1,10 +1,12 @@
-"""Stored results: ``<out>/students/<student>/results.json``, one per student, each written atomically.
+"""Stored results: ``<out>/students/<student>/results.json``, one per student, each written atomically, and
+beside it ``instructor.json``, the same report with the hidden cases' figures exact (never for a student).
 
 A result is *current* for a submission when its ``grading`` block names the same ``content_sha256`` and
 ``judge_key``; anything else (missing, unreadable, changed, or a verdict of ``internal_error``, which is the
 judge's failure, not an answer) is judged again. Writes go to a hidden temporary file in the same folder, are
 flushed to disk, then renamed over the old file, so after a crash (SIGKILL, power loss) a result is either the
-old one or the new one, never half of each.
+old one or the new one, never half of each. ``instructor.json`` is written first: a current ``results.json``
+always has its exact copy beside it (results from before it existed have none; their figures stay coarse).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from judge.machine import judge_version
 
 STUDENTS = "students"
 RESULTS = "results.json"
+EXACT = "instructor.json"
 
 
 def judge_key(plan: Plan) -> str:
@@ -41,11 +44,20 @@ def judge_key(plan: Plan) -> str:
     return h.hexdigest()[:20]
 
 
-def with_grading(report: dict[str, Any], loaded: Loaded, key: str, run: str) -> dict[str, Any]:
-    """The report to store: the judge's report plus where it came from and when."""
+def _relative(path: Path, root: Path) -> str:
+    """``path`` as it lies in the class folder ``root`` (the absolute path where it lies elsewhere)."""
+    try:
+        return path.absolute().relative_to(root.absolute()).as_posix()
+    except ValueError:
+        return str(path.absolute())
+
+
+def with_grading(report: dict[str, Any], loaded: Loaded, key: str, run: str, root: Path) -> dict[str, Any]:
+    """The report to store: the judge's report plus where it came from (in the class folder ``root``) and when."""
     return {**report, "grading": {
         "student": loaded.submission.student,
-        "source": str(loaded.submission.path.absolute()),  # the class view reads it from any folder
+        "source": _relative(loaded.submission.path, root),
+        "class_folder": str(root.absolute()),  # the class view reads the code from any folder
         "content_sha256": loaded.content_sha256,
         "judge_key": key,
         "run": run,
@@ -119,7 +131,20 @@ class Store:
         return stored if grading.get("content_sha256") == loaded.content_sha256 and grading.get(
             "judge_key") == key else None
 
-    def save(self, report: dict[str, Any]) -> None:
+    def load_exact(self, student: str) -> dict[str, Any] | None:
+        """The instructor's copy of a student's stored result, if it is there and of the same judgement."""
+        try:
+            exact = json.loads((self.folder(student) / EXACT).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        stored = self.load(student)
+        same = isinstance(exact, dict) and stored is not None and exact.get("grading") == stored["grading"]
+        return exact if same else None
+
+    def save(self, report: dict[str, Any], exact: dict[str, Any] | None = None) -> None:
+        """Store a student's result and, first, its exact copy (``exact``), if given."""
         folder = self.folder(report["grading"]["student"])
         folder.mkdir(parents=True, exist_ok=True)
+        if exact is not None:
+            atomic_write(folder / EXACT, json.dumps(exact, indent=1, allow_nan=False) + "\n")
         atomic_write(folder / RESULTS, json.dumps(report, indent=1, allow_nan=False) + "\n")

@@ -1,9 +1,7 @@
 """``export.json``: what ``judge export`` put into an autograder, read back by ``judge autograde``; and the scoring
 rule both platforms share.
 
-Scoring: a problem's sample cases are worth 0 points and its hidden cases share its ``points`` equally (a problem
-without hidden cases spreads them over every case), so what a student can see in full detail never earns points,
-and a case earns its share only when accepted.
+Scoring: the rule of :mod:`judge.report.points`, which ``judge grade`` applies too.
 """
 
 from __future__ import annotations
@@ -14,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import BadInput
+from judge.report import points
 
 PLATFORMS = ("gradescope", "prairielearn")
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
@@ -69,14 +68,8 @@ class Export:
 
 
 def case_points(exported: Exported, report: dict[str, Any]) -> list[tuple[float, float]]:
-    """Per test of ``report``, in order: (points earned, points possible)."""
-    tests = report["tests"]
-    scored = [t["extra_data"]["hidden"] for t in tests]
-    if not any(scored):
-        scored = [True] * len(tests)
-    share = exported.points / sum(scored) if any(scored) else 0.0
-    return [(share if counts and t["status"] == "passed" else 0.0, share if counts else 0.0)
-            for t, counts in zip(tests, scored)]
+    """Per test of ``report``, in order: (points earned, points possible), by the rule ``judge grade`` shares."""
+    return points.case_points(report["tests"], exported.points)
 
 
 def samples_only(report: dict[str, Any]) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from judge.package.problem import Problem, find_problem
 from judge.package.statement import markdown_html, render_markdown, render_statement
 from judge.platforms import gradescope, prairielearn, wheel
 from judge.platforms.config import CONFIG, Export, Exported
+from judge.report.points import default_points
 
 EPOCH = (1980, 1, 1, 0, 0, 0)
 PL_PREFIX = "/opt/torch-judge"
@@ -50,7 +51,8 @@ def _problems(slugs: list[str], points: float | None) -> list[tuple[Exported, Pr
     if points is not None and points <= 0:
         raise BadInput("export_bad_points", value=points)
     found = [find_problem(slug) for slug in slugs]
-    return [(Exported(p.slug, float(points if points is not None else sum(c.hidden for c in p.cases) or len(p.cases))), p)
+    return [(Exported(p.slug, float(points) if points is not None else
+                      default_points(sum(c.hidden for c in p.cases), len(p.cases))), p)
             for p in found]
 
 

@@ -78,6 +78,7 @@ def environment(output: str, color: bool = False) -> jinja2.Environment:
     env.filters["ms"] = lambda s: f"{s * 1000:.1f} ms" if s is not None else "-"
     env.filters["mb"] = lambda m: f"{m:.0f} MB" if m is not None else "-"  # None: nothing was measured
     env.globals["budget_line"] = lambda budget: messages.say("report_budget", budget=budget, strikes=STRIKES)
+    env.globals["exact_hidden"] = exact_hidden
     env.filters["url_path"] = escape.url_path
     env.filters["one_line"] = escape.inline
     env.filters["dedent"] = textwrap.dedent  # a trace's own indentation goes; the report's is added (>= 4)
@@ -91,6 +92,13 @@ def environment(output: str, color: bool = False) -> jinja2.Environment:
             f"\x1b[{ansi(verdict) or '0'}m{escape.visible(str(text))}\x1b[0m")) if color else (
             lambda text, verdict: text)
     return env
+
+
+def exact_hidden(report: dict[str, Any]) -> bool:
+    """Whether a report shows hidden cases' figures as measured (an author's or an instructor's copy), which a
+    student must never see: every rendering of it says so."""
+    return any(t["extra_data"]["hidden"] and not t["extra_data"]["coarse"] and t["extra_data"]["cpu_time_s"] is not None
+               for t in report["tests"])
 
 
 def use_color(stream_is_tty: bool, no_color_flag: bool) -> bool:

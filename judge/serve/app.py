@@ -55,6 +55,8 @@ class Site:
     judging: Judging
     graded: Path | None
     """the ``judge grade`` output folder of ``--class``, or None"""
+    exact: bool = False
+    """``--exact-figures``: the class view shows hidden cases' figures as measured (instructor's copies)"""
 
 
 def _environment() -> jinja2.Environment:
@@ -239,11 +241,16 @@ def _student(request: Request, graded: Path) -> str:
     raise HTTPException(404, messages.say("serve_no_student", student=named))
 
 
+def _source(grading: dict[str, Any]) -> Path:
+    """The judged file: its path in the class folder (an absolute one as results before it was relative kept)."""
+    return Path(grading.get("class_folder", "")) / grading["source"]
+
+
 def _judged_code(report: dict[str, Any]) -> str | None:
     """The code the report judged: the student's file read as untrusted input (no link followed, no FIFO, no
     device, capped), shown only if it still has the bytes whose sha256 the report holds; else None."""
     try:
-        data = read_file(Path(report["grading"]["source"]))
+        data = read_file(_source(report["grading"]))
         judged = report["submission"]["sha256"]
     except (BadInput, KeyError, TypeError):
         return None
@@ -251,13 +258,21 @@ def _judged_code(report: dict[str, Any]) -> str | None:
 
 
 async def class_student(request: Request) -> HTMLResponse:
-    """A student's report (from their ``results.json``) beside the code it judged."""
-    graded = _graded(request)
+    """A student's report (from their ``results.json``, or its exact copy with ``--exact-figures``) beside the
+    code it judged."""
+    graded, site = _graded(request), request.app.state.site
     student = _student(request, graded)
+    folder = graded / "students" / student
     try:
-        report = json.loads((graded / "students" / student / "results.json").read_text(encoding="utf-8"))
+        report = json.loads((folder / "results.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         raise HTTPException(404, messages.say("serve_no_student", student=student)) from None
+    if site.exact:
+        try:
+            exact = json.loads((folder / "instructor.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            exact = None
+        report = exact if isinstance(exact, dict) and exact.get("grading") == report.get("grading") else report
     return _page(request, "student.html.j2", student=student, report=html_fragment(report), code=_judged_code(report),
                  verdict=report.get("verdict"), source=report.get("grading", {}).get("source", ""))
 
@@ -279,8 +294,9 @@ async def bad_input(request: Request, exc: BadInput) -> Response:
 
 
 def build_app(token: str, hosts: frozenset[str], cookie: str, graded: Path | None = None,
-              judging: Judging | None = None) -> Guard:
-    """The application behind its guard. ``judging`` defaults to a new one, warmed when the server starts."""
+              judging: Judging | None = None, exact: bool = False) -> Guard:
+    """The application behind its guard. ``judging`` defaults to a new one, warmed when the server starts;
+    ``exact``: the class view's reports give hidden cases' figures as measured."""
     judging = judging or Judging()
 
     @contextlib.asynccontextmanager
@@ -309,5 +325,5 @@ def build_app(token: str, hosts: frozenset[str], cookie: str, graded: Path | Non
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={HTTPException: not_found, BadInput: bad_input})
-    app.state.site = Site(token, judging, graded)
+    app.state.site = Site(token, judging, graded, exact)
     return Guard(app, token, hosts, cookie)
