@@ -277,7 +277,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from judge.serve.launch import LOOPBACK, serve
 
-    serve(args.host or LOOPBACK, args.port, args.open, args.graded)
+    if args.exact_figures and args.graded is None:
+        raise BadInput("serve_exact_without_class")
+    serve(args.host or LOOPBACK, args.port, args.open, args.graded, args.exact_figures)
     return EXIT_OK
 
 
@@ -363,6 +365,9 @@ def parser() -> argparse.ArgumentParser:
     made["serve"].add_argument("--open", action="store_true", help="open the site in your web browser")
     made["serve"].add_argument("--class", dest="graded", type=Path, metavar="OUT",
                                help="instructor: also browse the --out folder of a 'judge grade' run")
+    made["serve"].add_argument("--exact-figures", action="store_true",
+                               help="with --class: show hidden cases' CPU time and memory as measured (for "
+                                    "instructors; never serve this to students)")
     made["statement"].add_argument("slug")
     made["statement"].add_argument("--format", choices=("markdown", "html", "text"), default="markdown")
     made["statement"].add_argument("--lang", choices=("en", "zh"), default="en")

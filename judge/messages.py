@@ -40,6 +40,7 @@ CATALOGUE: dict[str, str] = {
     "submissions_empty": "{path} holds no submissions: no .py file and no student folder",
     "duplicate_student": "two submissions for student '{student}': {first} and {second}; keep one",
     "bad_jobs": "--jobs wants a positive number of submissions to judge at once, not {value}",
+    "serve_exact_without_class": "--exact-figures shows a graded class's hidden figures; give it with --class OUT",
     "bad_points": "--points wants a positive number of points, not {value}",
     "merge_other_points": "{path} gives the problem {points} points but {first} gives it {other}; give --points to merge them",
     "bad_max": "--max wants a positive number of mutants, not {value}",

@@ -326,3 +326,27 @@ def test_the_page_offers_the_starter_a_favicon_and_fonts_for_chinese(site, root)
     assert status == 200 and icon.startswith(b"<svg")
     css = site.request("GET", "/static/site.css")[1].decode()
     assert all(font in css for font in ('"Noto Sans CJK SC"', '"PingFang SC"', '"Microsoft YaHei"'))
+
+
+def test_the_class_view_shows_the_code_beside_the_report_and_exact_figures_only_when_asked(root, tmp_path):
+    """A student's page puts the report and the judged code side by side (one grid of two columns); with
+    ``--exact-figures`` its report is the instructor's exact copy, saying so, and without it the student's own."""
+    submissions = tmp_path / "class"
+    submissions.mkdir()
+    (submissions / "ada.py").write_text(REFERENCE_SOURCE)
+    graded = tmp_path / "graded"
+    assert run_judge(["grade", SLUG, str(submissions), "--out", str(graded)], root).returncode == 0
+    pages = {}
+    for extra in ((), ("--exact-figures",)):
+        with launched(judge_env(root), ("--class", str(graded), *extra)) as client:
+            status, body = client.request("GET", "/class/students/ada/report.html")
+            assert status == 200
+            pages[extra] = body.decode()
+    for page in pages.values():
+        grid = page[page.index('<div class="student">'):]
+        assert grid.index('<section class="report">') < grid.index('<section class="code">') < grid.index(
+            html.escape("class Solution", quote=False))
+        assert "grid-template-columns:minmax(0,1fr) minmax(0,1fr)" in page
+    assert "exact here" in pages[("--exact-figures",)] and "exact here" not in pages[()]
+    refused = run_judge(["serve", "--exact-figures"])
+    assert refused.returncode == 2 and "--class" in refused.stderr and refused.stderr.count("\n") == 1

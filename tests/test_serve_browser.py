@@ -188,6 +188,9 @@ def test_the_learner_flow_and_the_instructor_view_in_chromium(site, browser, sho
     _wait(driver, EC.presence_of_element_located((By.CSS_SELECTOR, "pre.code")))
     page = driver.find_element(By.TAG_NAME, "body").text
     assert "Student bob" in page and "wrong_answer" in page and "correction=0" in page
+    report, code = (driver.find_element(By.CSS_SELECTOR, f".student > section.{name}") for name in ("report", "code"))
+    assert code.rect["x"] >= report.rect["x"] + report.rect["width"]  # beside the report, not below it
+    assert code.rect["y"] < driver.execute_script("return window.innerHeight")  # in view without scrolling
     driver.save_screenshot(str(shots / "08-class-student.png"))
 
 

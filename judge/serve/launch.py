@@ -37,7 +37,8 @@ def check_graded(folder: Path) -> Path:
     return folder.resolve()
 
 
-def serve(host: str = LOOPBACK, port: int = 8765, open_browser: bool = False, graded: Path | None = None) -> None:
+def serve(host: str = LOOPBACK, port: int = 8765, open_browser: bool = False, graded: Path | None = None,
+          exact: bool = False) -> None:
     graded = check_graded(graded) if graded is not None else None
     if host != LOOPBACK:
         print(f"judge: {messages.say('serve_host_warning', host=host)}", file=sys.stderr)
@@ -46,7 +47,7 @@ def serve(host: str = LOOPBACK, port: int = 8765, open_browser: bool = False, gr
     token = new_token()
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
-    app = build_app(token, allowed_hosts(host, port), f"judge_token_{port}", graded)
+    app = build_app(token, allowed_hosts(host, port), f"judge_token_{port}", graded, exact=exact)
     print(messages.say("serve_url", url=f"{url}?token={token}"), flush=True)
     if graded is not None:
         print(messages.say("serve_class", path=graded, url=url), flush=True)
