@@ -10,20 +10,18 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from judge import messages
 from judge.doctor import version_line
 from judge.errors import BadInput, JudgeError
+from judge.grading.commands import add_commands as add_grading_commands
 from judge.package.problem import find_problem, unknown_problem
 from judge.platforms.commands import add_commands
 from judge.practice.commands import add_commands as add_practice_commands
-from judge.report.escape import inline, visible
+from judge.report.escape import visible
 from judge.report.render import FORMATS, render, use_color
 
-if TYPE_CHECKING:
-    from judge.grading.run import Figures
-    from judge.grading.summary import ClassSummary
 
 EXIT_OK, EXIT_NOT_ACCEPTED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130
@@ -84,61 +82,6 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_submit(args: argparse.Namespace) -> int:
     return _judge(args, "submit")
-
-
-def _print_class(summary: ClassSummary, index: Path) -> None:
-    print(" · ".join(f"{verdict} {count}" for verdict, count in summary.verdicts.items()))
-    if summary.skipped:
-        count = len(summary.skipped)
-        names = ", ".join(inline(s.entry) for s in summary.skipped[:5]) + (", …" if count > 5 else "")
-        print(messages.say("grade_skipped", count=count, plural="y" if count == 1 else "ies",
-                           verb="is" if count == 1 else "are", names=names))
-    print(visible(messages.say("grade_outputs", index=index)))
-
-
-def _figures(args: argparse.Namespace) -> Figures:
-    from judge.grading.run import Figures
-
-    if args.points is not None and not args.points > 0:
-        raise BadInput("bad_points", value=args.points)
-    return Figures(args.points, args.exact_figures, args.csv_bom)
-
-
-def cmd_grade(args: argparse.Namespace) -> int:
-    from judge.grading.progress import Line, Silent
-    from judge.grading.run import Interrupted, grade_folder
-    from judge.grading.shard import Shard
-
-    if args.jobs is not None and args.jobs < 1:
-        raise BadInput("bad_jobs", value=args.jobs)
-    problem = find_problem(args.slug)
-    shard = Shard.parse(args.shard) if args.shard else None
-    jobs = args.jobs or len(os.sched_getaffinity(0))
-    progress = Line(sys.stdout) if sys.stdout.isatty() else Silent()
-    try:
-        graded = grade_folder(problem, args.submissions, args.out, jobs=jobs, device=args.device, shard=shard,
-                              progress=progress, allow_weak=args.allow_weak_sandbox, figures=_figures(args),
-                              every_entry=args.every_entry)
-    except Interrupted as exc:
-        print(f"judge: {messages.say('grade_interrupted', saved=exc.saved, total=exc.total)}", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    print(messages.say("grade_done", total=len(graded.summary.rows), slug=problem.slug, judged=graded.judged,
-                       reused=graded.reused, seconds=graded.seconds))
-    _print_class(graded.summary, graded.index)
-    failed = graded.summary.verdicts.get("internal_error", 0)
-    if failed:
-        print(f"judge: {messages.say('grade_internal', count=failed)}", file=sys.stderr)
-        return EXIT_INTERNAL
-    return EXIT_OK
-
-
-def cmd_merge(args: argparse.Namespace) -> int:
-    from judge.grading.run import merge_folders
-
-    summary, index = merge_folders(args.folders, args.out, _figures(args))
-    print(messages.say("merge_done", total=len(summary.rows), folders=len(args.folders)))
-    _print_class(summary, index)
-    return EXIT_OK
 
 
 def cmd_statement(args: argparse.Namespace) -> int:
@@ -293,33 +236,6 @@ def _add_judging_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--verbose", action="store_true", help="show the worker's security layers in full")
 
 
-def _add_grading_options(grade: argparse.ArgumentParser, merge: argparse.ArgumentParser) -> None:
-    grade.add_argument("slug", help="the problem, e.g. training-diagnostics")
-    grade.add_argument("submissions", type=Path,
-                       help="a folder of .py files, or of one folder per student (the student id is the name)")
-    grade.add_argument("--out", type=Path, required=True,
-                       help="where results go; re-running with the same folder judges only what is new or changed")
-    grade.add_argument("--jobs", type=int, help="submissions judged at once (default: one per core)")
-    grade.add_argument("--shard", metavar="K/N", help="judge only the K-th of N deterministic slices (for job arrays); "
-                       "auto: K and N from a Slurm array or a Kubernetes Indexed Job")
-    grade.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where the workers run (default: cpu)")
-    grade.add_argument("--allow-weak-sandbox", action="store_true",
-                       help="grade even where the workers cannot keep hidden cases secret (see 'judge doctor')")
-    grade.add_argument("--every-entry", action="store_true",
-                       help="judge every file of the folder as a submission, not only .py files and folders (names "
-                            "starting with . or __ stay skipped)")
-    merge.add_argument("folders", type=Path, nargs="+", help="the --out folders of 'judge grade' runs (e.g. shards)")
-    merge.add_argument("--out", type=Path, required=True, help="where the combined results and summary go")
-    for p in (grade, merge):
-        p.add_argument("--csv-bom", action="store_true",
-                       help="start summary.csv with a UTF-8 byte order mark, so that Excel reads non-ASCII names")
-        p.add_argument("--points", type=float,
-                       help="what the problem is worth, shared by its hidden cases (default: one per hidden case)")
-        p.add_argument("--exact-figures", action="store_true",
-                       help="instructor: hidden cases' CPU time and memory exact in every file written (each "
-                            "report.html too); students' results.json stay coarse. Not for students' eyes")
-
-
 def parser() -> argparse.ArgumentParser:
     top = _Parser(prog="judge", description="Practise, grade and author PyTorch training-diagnostics problems.")
     top.add_argument("--version", action="version", version=version_line())
@@ -336,14 +252,13 @@ def parser() -> argparse.ArgumentParser:
         ("gen", cmd_gen, "author: compute expected values with the reference and reject fragile cases"),
         ("verify", cmd_verify, "author: check problem packages and judge their declared submissions"),
         ("mutate", cmd_mutate, "author: judge one-mistake mutants of the reference against the cases: which survive"),
-        ("grade", cmd_grade, "instructor: judge a folder of submissions in parallel, with per-student and class reports"),
-        ("merge", cmd_merge, "instructor: combine the outputs of 'judge grade --shard' runs into one class summary"),
         ("doctor", cmd_doctor, "show the version, devices, problem folders, data folders and security level in use"),
     ]
     made: dict[str, argparse.ArgumentParser] = {}
     for name, handler, help_text in commands:
         made[name] = sub.add_parser(name, help=help_text, description=help_text)
         made[name].set_defaults(handler=handler)
+    add_grading_commands(sub)
     add_commands(sub)
     add_practice_commands(sub)
     for name in ("run", "submit"):
@@ -394,7 +309,6 @@ def parser() -> argparse.ArgumentParser:
     made["mutate"].add_argument("--jobs", type=int, help="mutants judged at once (default: one per core)")
     made["mutate"].add_argument("--recheck", action="store_true",
                                 help="judge the declared equivalent mutants on the generated inputs too")
-    _add_grading_options(made["grade"], made["merge"])
     return top
 
 
