@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from judge.package.problem import Problem, available, find_problem
+from conditions import reported  # this folder: the machine and load, printed with the figures
 
 TINY = 1e-6
 SHOWN = 5
@@ -93,4 +94,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with reported():
+        code = main()
+    sys.exit(code)

@@ -24,6 +24,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from conditions import reported  # this folder: the machine and load, printed with the figures
+
 REPO = Path(__file__).resolve().parents[1]
 ATTACKS = ("01-reference", "12-infinite-loop", "16-huge-tensor", "17-grows", "45-segfault", "21-reads-hidden-cases")
 PROBLEM = "training-diagnostics"
@@ -83,4 +85,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with reported():
+        code = main()
+    sys.exit(code)

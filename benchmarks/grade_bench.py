@@ -11,9 +11,10 @@ category, which the output says. Both are run the way a user would, as separate 
 ``judge submit`` has calibrated the time limits.
 
 "Solutions' compute" is the CPU time the judge measured for the calls themselves (the reports' per-case
-``execution_time``; it includes building each call's model and tensors), over the sample cases only: reports give
-hidden cases' figures in quarters of their limits, and a judgement's whole time in whole seconds once a hidden
-case has run, so the hidden cases' compute counts as overhead here (an upper bound). Everything else is overhead:
+``execution_time``; it includes building each call's model and tensors): over every case for ``judge grade``,
+whose instructor's copies (``instructor.json``) keep the hidden cases' figures exact, and over the sample cases
+only for the loop, whose reports give hidden cases' figures in quarters of their limits, so that the loop's
+hidden compute counts as its overhead (an upper bound). Everything else is overhead:
 interpreter and torch start-up, forks, the warm-up call, protocol round trips, ``/proc`` polling, comparing,
 writing reports. The run's fixed cost (the judge's own start, one zygote per job slot importing torch) is
 measured by grading one unreadable file per job slot (each slot starts its zygote, no worker is forked)
@@ -36,6 +37,8 @@ import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
+
+from conditions import reported  # this folder: the machine and load, printed with the figures
 
 REPO = Path(__file__).resolve().parents[1]
 CRASH = """
@@ -130,9 +133,10 @@ def timed(argv: list[str]) -> tuple[float, float, subprocess.CompletedProcess]:
 
 
 def compute_s(report: dict) -> float:
-    """The calls' CPU time over the cases whose figures a report gives exactly: the sample cases (a hidden case's
-    are in quarters of its limit, so that they carry back nothing of its inputs)."""
-    return sum(test["execution_time"] for test in report["tests"] if not test["extra_data"].get("coarse"))
+    """The calls' CPU time over the cases whose figures a report gives exactly: every case of an instructor's copy
+    (``instructor.json``), the sample cases of a student's report (a hidden case's are in quarters of its limit,
+    so that they carry back nothing of its inputs); a case nothing was measured on costs nothing."""
+    return sum(test.get("execution_time", 0.0) for test in report["tests"] if not test["extra_data"].get("coarse"))
 
 
 def main() -> None:
@@ -160,8 +164,9 @@ def main() -> None:
         (work / "fixed" / f"binary-{slot}.py").write_bytes(b"\0")
     _, fixed_cpu, _ = timed([*judge, "grade", opts.slug, str(work / "fixed"), "--out", str(work / "fixed-out"),
                              "--jobs", str(opts.jobs)])
-    graded = {p.stem: json.loads((work / "out" / "students" / p.stem / "results.json").read_text())
-              for p in everything}
+    students = work / "out" / "students"
+    graded = {p.stem: json.loads((students / p.stem / "results.json").read_text()) for p in everything}
+    exact = {p.stem: json.loads((students / p.stem / "instructor.json").read_text()) for p in everything}
 
     rng = random.Random(0)
     sample_size = opts.loop_sample or len(everything)
@@ -187,10 +192,9 @@ def main() -> None:
     loop_cpu_total = loop_cpu * len(everything) / judged  # CPU extrapolated by file count, a rough figure
 
     n, jobs = len(everything), opts.jobs
-    compute = sum(compute_s(r) for r in graded.values())
+    compute = sum(compute_s(r) for r in exact.values())  # every case, measured (the loop's: its samples only)
     print(f"class: {n} submissions of {opts.slug}: " + ", ".join(f"{c} {len(p)}" for c, p in files.items()))
-    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end; "
-          f"judge grade --jobs {jobs}")
+    print(f"judge grade --jobs {jobs}")
     print(f"security level: {next(iter(graded.values()))['judge']['security_level']}")
     loop_note = "all files" if not opts.loop_sample else f"{judged} sampled files, extrapolated per category"
     rows = [
@@ -213,7 +217,7 @@ def main() -> None:
         print(f"  {label:44s} {ours:38s} {theirs}")
     print("per category, mean per submission: solutions' compute (grade), wall and compute (submit)")
     for category, paths in files.items():
-        computes = [compute_s(graded[p.stem]) for p in paths]
+        computes = [compute_s(exact[p.stem]) for p in paths]
         loop_mean = sum(loop_wall[category]) / len(loop_wall[category])
         loop_compute_mean = sum(loop_computes[category]) / len(loop_computes[category])
         print(f"  {category:14s} n={len(paths):3d}  grade (compute {sum(computes) / len(computes) * 1000:5.0f} ms)"
@@ -227,4 +231,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with reported():
+        main()

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from pathlib import Path
+
+from conditions import reported  # this folder: the machine and load, printed with the figures
 
 
 def main() -> None:
@@ -31,7 +32,7 @@ def main() -> None:
     from judge.package.problem import available, find_problem
 
     slugs = args.slugs or available()
-    print(f"load average before: {os.getloadavg()[0]:.2f} · {args.jobs} job slot(s) · {len(slugs)} problem(s)")
+    print(f"{args.jobs} job slot(s) · {len(slugs)} problem(s)")
     started = time.monotonic()
     with Pool(args.jobs) as pool:
         warm = find_problem(slugs[0])
@@ -56,9 +57,9 @@ def main() -> None:
                   f"{run.count(SURVIVED):4} {run.inputs:6} {seconds:8.1f} {len(run.outcomes) / seconds:9.2f}",
                   flush=True)
     print(f"{'total':26} {total_mutants:7} {'':6} {'':5} {'':4} {'':6} {total_s:8.1f} {total_mutants / total_s:9.2f}")
-    print(f"wall time with start-up: {time.monotonic() - started:.1f} s · "
-          f"load average after: {os.getloadavg()[0]:.2f}")
+    print(f"wall time with start-up: {time.monotonic() - started:.1f} s")
 
 
 if __name__ == "__main__":
-    main()
+    with reported():
+        main()

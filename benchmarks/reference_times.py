@@ -15,6 +15,8 @@ import os
 import statistics
 import tempfile
 
+from conditions import reported  # this folder: the machine and load, printed with the figures
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -39,4 +41,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with reported():
+        main()

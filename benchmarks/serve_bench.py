@@ -24,6 +24,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # the site's test client lives with the tests, not in the installed judge
 
+from conditions import reported  # noqa: E402 -- this folder: the machine and load, printed with the figures
 from tests.support.client import Client, launched  # noqa: E402
 
 SLUGS = ("training-diagnostics", "dead-relu-detector")
@@ -68,4 +69,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with reported():
+        main()

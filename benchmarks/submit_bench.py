@@ -17,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+from conditions import reported  # this folder: the machine and load, printed with the figures
+
 REPO = Path(__file__).resolve().parents[1]
 
 BARE = """
@@ -58,4 +60,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with reported():
+        main()
