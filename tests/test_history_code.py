@@ -93,3 +93,20 @@ def test_show_and_restore_give_back_the_judged_code(home, toy_root, tmp_path):
                         (["--restore", "1", "a.py", "b.py"], "takes a number")):
         bad = run_judge(["history", SLUG, *args], toy_root)
         assert bad.returncode == 2 and words in bad.stderr and bad.stderr.count("\n") == 1, bad.stderr
+
+
+def test_a_file_an_older_judge_relabelled_is_migrated_again_and_a_newer_ones_left_alone(home):
+    """An older judge opening a newer file wrote its own, lower version over it; the next newer judge must not
+    fail adding a column that is there (it did: 'duplicate column name: samples_cpu_s')."""
+    _version_1(home)
+    history.attempts(SLUG)  # migrated to the current version
+    with sqlite3.connect(home / "history.sqlite3") as db:
+        db.execute("PRAGMA user_version = 2")
+    [old] = history.attempts(SLUG)
+    assert old.samples_cpu_s == 0.01
+    with sqlite3.connect(home / "history.sqlite3") as db:
+        db.execute(f"PRAGMA user_version = {history.SCHEMA_VERSION + 1}")
+    history.record(old)
+    assert len(history.attempts(SLUG)) == 2
+    with sqlite3.connect(home / "history.sqlite3") as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == history.SCHEMA_VERSION + 1

@@ -42,13 +42,23 @@ from judge.places import data_home
 from judge.report.escape import inline
 
 SCHEMA_VERSION = 3
-MIGRATIONS: dict[int, tuple[str, ...]] = {
-    1: ("ALTER TABLE attempts ADD COLUMN code TEXT NOT NULL DEFAULT ''",),
-    2: ("ALTER TABLE attempts ADD COLUMN samples_cpu_s REAL",
-        # a run judges the samples only, so its cpu_s was measured on them (0 where nothing was: not a measure)
-        "UPDATE attempts SET samples_cpu_s = cpu_s WHERE mode = 'run' AND cpu_s > 0"),
+@dataclass(frozen=True)
+class Migration:
+    """From one schema version to the next: a column added, and how to fill it for the rows already there."""
+
+    column: str
+    definition: str
+    fill: str = ""
+
+
+MIGRATIONS = {
+    1: Migration("code", "TEXT NOT NULL DEFAULT ''"),
+    # a run judges the samples only, so its cpu_s was measured on them (0 where nothing was: not a measure)
+    2: Migration("samples_cpu_s", "REAL",
+                 "UPDATE attempts SET samples_cpu_s = cpu_s WHERE mode = 'run' AND cpu_s > 0 AND samples_cpu_s IS NULL"),
 }
-"""from each version to the next"""
+"""from each version to the next; each may run again on a file that already has its column (an older judge wrote
+its own version over a newer one's), so it adds the column only where it is missing and fills only empty cells"""
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS attempts (
     id INTEGER PRIMARY KEY,
@@ -151,17 +161,25 @@ def _connect(create: bool) -> sqlite3.Connection | None:
             path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)
         version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version != SCHEMA_VERSION:
+        if version < SCHEMA_VERSION:  # a newer judge's file has every column this one uses: left as it is
             with db:
                 if version == 0:
                     db.executescript(SCHEMA)
-                for step in range(version or SCHEMA_VERSION, SCHEMA_VERSION):
-                    for statement in MIGRATIONS[step]:
-                        db.execute(statement)
+                _migrate(db, version or SCHEMA_VERSION)
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         return db
     except (OSError, sqlite3.Error) as exc:
         raise _unavailable(exc) from None
+
+
+def _migrate(db: sqlite3.Connection, version: int) -> None:
+    columns = {row[1] for row in db.execute("PRAGMA table_info(attempts)")}
+    for step in range(version, SCHEMA_VERSION):
+        migration = MIGRATIONS[step]
+        if migration.column not in columns:
+            db.execute(f"ALTER TABLE attempts ADD COLUMN {migration.column} {migration.definition}")
+        if migration.fill:
+            db.execute(migration.fill)
 
 
 STORED = tuple(f.name for f in fields(Attempt) if f.name != "number")
