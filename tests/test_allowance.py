@@ -117,3 +117,13 @@ def test_an_exact_report_keeps_hidden_figures_and_coarsening_it_gives_the_learne
     assert [t["extra_data"]["cpu_time_s"] for t in learner["tests"]] == [0.0123, 0.25]
     assert (exact["execution_time"], learner["execution_time"]) == (3.2, 4.0)
     assert coarsened(exact) == learner and coarsened(learner) == learner
+
+
+def test_the_cases_not_run_are_named_in_runs():
+    from judge.report.render import case_numbers, render
+
+    assert case_numbers(["6", "7", "8", "10", "12", "13"]) == "#6-#8, #10, #12-#13"
+    cases = [_case(1, "slow"), _case(2, "slow")] + [_case(n, "slow") for n in range(3, 7)] + [_case(7, "fine")]
+    _, results = _judged(cases, {"slow": (TLE, 1.1), "fine": (OK, 0.01)})
+    text = render(_report(results), "text")
+    assert "  #3-#6: not run: slow ended on a time or memory limit in 2 cases" in text

@@ -48,6 +48,17 @@ def _number(value: Any) -> str:
     return json.dumps(value) if not isinstance(value, str) else value
 
 
+def case_numbers(numbers: list[str]) -> str:
+    """Case numbers as runs: ``#6-#25, #28``."""
+    values, runs = [int(n) for n in numbers], []
+    for value in values:
+        if runs and value == runs[-1][1] + 1:
+            runs[-1][1] = value
+        else:
+            runs.append([value, value])
+    return ", ".join(f"#{a}" if a == b else f"#{a}-#{b}" for a, b in runs)
+
+
 def finalizer(output: str) -> Callable[[Any], Any]:
     """What every ``{{ … }}`` of an output type goes through before it is written (and, for HTML and XML,
     escaped by Jinja2 after that)."""
@@ -79,6 +90,7 @@ def environment(output: str, color: bool = False) -> jinja2.Environment:
     env.filters["mb"] = lambda m: f"{m:.0f} MB" if m is not None else "-"  # None: nothing was measured
     env.globals["budget_line"] = lambda budget: messages.say("report_budget", budget=budget, strikes=STRIKES)
     env.globals["exact_hidden"] = exact_hidden
+    env.filters["case_numbers"] = case_numbers
     env.filters["url_path"] = escape.url_path
     env.filters["one_line"] = escape.inline
     env.filters["dedent"] = textwrap.dedent  # a trace's own indentation goes; the report's is added (>= 4)
