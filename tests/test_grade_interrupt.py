@@ -40,8 +40,11 @@ def test_ctrl_c_writes_a_partial_overview_marked_incomplete(toy_root, tmp_path):
     assert [row["student"] for row in summary["students"]] == saved
     assert "incomplete" in (out / "index.html").read_text() and len((out / "summary.csv").read_text().splitlines()) \
         == len(saved) + 1
-    for row in summary["students"]:  # absolute, though judge grade was given a relative folder
-        assert Path(row["source"]).is_absolute() and Path(row["source"]).is_file()
+    for row in summary["students"]:  # the path inside the class folder, never the grading machine's
+        grading = json.loads((out / "students" / row["student"] / "results.json").read_text())["grading"]
+        assert row["source"] == grading["source"] == f"{row['student']}.py"
+        folder = Path(grading["class_folder"])  # absolute, though judge grade was given a relative folder
+        assert folder.is_absolute() and (folder / row["source"]).is_file()
     merged = run_judge(["merge", str(out), "--out", str(tmp_path / "merged")], toy_root)
     assert merged.returncode == 2 and "interrupted" in merged.stderr
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from judge.grading.render import CSV_COLUMNS
 from judge.report.escape import inline, url_path
 from judge.report.render import FORMATS
 from tests.conftest import REFERENCE_SOURCE, SLUG, judge_env
@@ -97,8 +98,10 @@ def check_class_folder(out: Path, names: dict[str, str]) -> None:
     check_junit(junit)
     assert {s.get("name") for s in read_xml(junit).iter("testsuite")} == {inline(name) for name in names}
     rows = read_csv((out / "summary.csv").read_text(encoding="utf-8"))
-    assert len(rows) == len(names) + 1 and all(len(row) == 8 for row in rows)
-    assert not any(cell.startswith(("=", "+", "-", "@")) for row in rows[1:] for cell in row)
+    columns = len(CSV_COLUMNS) + len(json.loads((out / "summary.json").read_text(encoding="utf-8"))["cases"])
+    assert len(rows) == len(names) + 1 and all(len(row) == columns for row in rows)
+    gradebook = read_csv((out / "gradebook.csv").read_text(encoding="utf-8"))
+    assert not any(cell.startswith(("=", "+", "-", "@")) for row in rows[1:] + gradebook[1:] for cell in row)
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert {row["student"]: row["verdict"] for row in summary["students"]} == names
 

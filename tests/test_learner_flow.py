@@ -43,5 +43,6 @@ def test_from_the_problem_list_to_an_accepted_solution(tmp_path, monkeypatch):
 
     assert f"solved  {SLUG}" in judge("list")
     attempts = judge("history", SLUG).splitlines()
-    assert [line.split()[2:4] for line in attempts[1:3]] == [["submit", "accepted"], ["run", "wrong_answer"]]
+    assert [line.split()[2:4] + line.split()[-1:] for line in attempts[1:3]] == [
+        ["run", "wrong_answer", "1"], ["submit", "accepted", "2"]]  # oldest first, numbered for good
     assert "2 attempt(s)" in attempts[-1]
