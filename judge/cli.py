@@ -61,7 +61,7 @@ def _judge(args: argparse.Namespace, mode: str) -> int:
     path = _solution_path(args)
     data = read_submission(path)
     if getattr(args, "case", None):  # a case of one's own: not an attempt at the problem's cases, not recorded
-        from judge.judging.submission import custom_plan
+        from judge.judging.plan import custom_plan
         from judge.pipeline import Judge
 
         plan = custom_plan(problem, Path(args.case), args.device)
@@ -185,7 +185,7 @@ def cmd_start(args: argparse.Namespace) -> int:
 def _require_device(device: str) -> None:
     """``--device cuda`` without a GPU is bad usage, said before any work starts."""
     if device == "cuda":
-        from judge.judging.submission import cuda_available
+        from judge.judging.plan import cuda_available
 
         if not cuda_available():
             raise BadInput("no_cuda")

@@ -21,7 +21,8 @@ from judge import messages
 from judge.errors import BadInput, JudgeError
 from judge.judging.session import CaseResult, Session, judge_cases
 from judge.judging.intake import read_file
-from judge.judging.submission import Plan, check_python, make_plan
+from judge.judging.plan import Plan, make_plan
+from judge.judging.submission import check_python
 from judge.judging.verdict import Verdict
 from judge.machine import torch_version
 from judge.package.problem import Problem

@@ -8,7 +8,8 @@ import shutil
 import pytest
 
 from judge.judging.hints import carries
-from judge.judging.submission import make_plan, read_submission
+from judge.judging.plan import make_plan
+from judge.judging.submission import read_submission
 from judge.package.problem import available, find_problem
 from judge.pipeline import Judge
 from judge.worker import probe

@@ -3,7 +3,7 @@
 This is the one place where mutation testing drives the judge: a mutant's source goes into a file, and
 :class:`judge.pipeline.Judge` judges it with workers forked from a :class:`judge.worker.forkserver.ForkServer` (one
 per job slot, started once for the whole run, replaced if it dies), as ``judge grade`` does. The plan is
-:func:`judge.judging.submission.make_plan`'s for the problem's own cases, or :func:`plan_for` for generated
+:func:`judge.judging.plan.make_plan`'s for the problem's own cases, or :func:`plan_for` for generated
 ones. A mutant is killed by the first case that does not end ``accepted``; judging stops there (the
 ``on_case`` hook raises), so a killed mutant costs the cases up to its first failure. A kill by a time or memory
 limit counts only when a second judgement gives it too.
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge.judging.session import CaseLimits, CaseResult
-from judge.judging.submission import Plan
+from judge.judging.plan import Plan
 from judge.judging.verdict import Verdict
 from judge.package.cases import Case
 from judge.pipeline import Judge

@@ -31,7 +31,8 @@ from judge.author.mutation_check import MutationCheck
 from judge.author.reference import load_mistakes, load_reference, mistake_paths
 from judge.errors import JudgeError
 from judge.judging.calibrate import reference_times
-from judge.judging.submission import Plan, make_plan, read_submission
+from judge.judging.plan import Plan, make_plan
+from judge.judging.submission import read_submission
 from judge.package.build import build_objects, checksum
 from judge.package.cases import Case
 from judge.package.problem import Problem, available, find_problem

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from judge.grading.discover import Loaded
 from judge.grading.progress import Progress
-from judge.judging.submission import Plan
+from judge.judging.plan import Plan
 from judge.pipeline import Judge, judge_guarded
 from judge.worker.forkserver import ForkServer
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import BadInput
-from judge.judging.submission import make_plan
+from judge.judging.plan import make_plan
 from judge.package.problem import Problem
 from judge.pipeline import OnCase, Submitted, failure_report, judge_guarded
 

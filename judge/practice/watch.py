@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from judge.judging.submission import make_plan
+from judge.judging.plan import make_plan
 from judge.package.problem import Problem
 from judge.pipeline import Judge, Submitted, judge_guarded
 from judge.worker.forkserver import ForkServer

@@ -23,7 +23,7 @@ from typing import Any, AsyncIterator
 from judge import messages
 from judge.errors import BadInput
 from judge.judging.session import CaseResult
-from judge.judging.submission import CUSTOM, Plan, custom_plan, make_plan
+from judge.judging.plan import CUSTOM, Plan, custom_plan, make_plan
 from judge.package.cases import load_case
 from judge.package.problem import Problem
 from judge.pipeline import Judge, Submitted, judge_guarded
@@ -39,7 +39,7 @@ SOURCE_LABEL = "browser"
 KEPT_JOBS = 32
 """finished jobs whose events can still be read (a page that reconnects, a second tab)"""
 CASE_FILE = "input.json"
-"""the pasted case, as a file for :func:`judge.judging.submission.custom_plan`: its id is ``custom/input``"""
+"""the pasted case, as a file for :func:`judge.judging.plan.custom_plan`: its id is ``custom/input``"""
 CASE_LABEL = "custom input"
 """what a one-line error about the pasted case calls it (the command line names the case file)"""
 LAST_EVENTS = ("done", "error", "stopped")

@@ -1,7 +1,7 @@
 """Start a worker, or the warm process that forks workers, under a confinement found beforehand.
 
 Nothing here probes: the caller passes the :class:`judge.worker.confinement.Confinement` that
-:func:`judge.worker.probe.confinement` found (a :class:`judge.judging.submission.Plan` holds it), so every worker
+:func:`judge.worker.probe.confinement` found (a :class:`judge.judging.plan.Plan` holds it), so every worker
 of a judgement is started exactly the way the probe's own process was.
 """
 
