@@ -2,14 +2,15 @@
 (cases, expected values, the check of each method, limits, the confinement, the device).
 
 :func:`make_plan` makes it for a problem's own cases (``run``: the samples; ``submit``: every case),
-:func:`custom_plan` for a case file of the learner's own; :mod:`judge.pipeline` turns a plan and a submission
-into a report.
+:func:`custom_plan` for a case file of the learner's own; an :class:`Asked` makes one of them when first needed.
+:mod:`judge.pipeline` turns a plan and a submission into a report.
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable
 
@@ -110,3 +111,23 @@ def custom_plan(problem: Problem, path: Path, device: str) -> Plan:
     limits = case_limits(problem, [case], {case.id: max(times.values(), default=0.0)})
     return Plan(problem, "run", device, [case], [case.outputs(found)] if found else None, [found] if found else [],
                 limits, confinement, checks_for(problem))
+
+
+@dataclass(frozen=True, eq=False)
+class Asked:
+    """A judgement as a front end asks for it before any plan is made (``judge run``/``submit``, a notebook, a
+    platform's autograder, the site). It names the judgement, so that a report can say what failed even when the
+    plan cannot be made, and it makes the plan when first asked (:attr:`plan`, kept for the next submission)."""
+
+    problem: Problem
+    mode: str
+    """``run`` (samples) or ``submit`` (every case)"""
+    device: str
+    case: Path | None = None
+    """a case file of the learner's own (``judge run --case``), judged instead of the problem's cases"""
+
+    @cached_property
+    def plan(self) -> Plan:
+        if self.case is not None:
+            return custom_plan(self.problem, self.case, self.device)
+        return make_plan(self.problem, self.mode, self.device)
