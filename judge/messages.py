@@ -155,7 +155,7 @@ CATALOGUE: dict[str, str] = {
     "guarantee_L2": "L2: all of L1, and a worker sees no file beyond the interpreter's and no process but its own",
     # what blocks a layer that is off (judge doctor)
     "blocked_by": "{detail}; blocked by: {blocker}",
-    "blocked_seccomp": "a seccomp filter refuses {what}, as the default profiles of Docker and containerd (Kubernetes' RuntimeDefault) do for a container without CAP_SYS_ADMIN (the README's 'Containers and clusters' says what a container needs for L2)",
+    "blocked_seccomp": "a seccomp filter refuses {what}, as the default profiles of Docker and containerd (Kubernetes' RuntimeDefault) do for a container without CAP_SYS_ADMIN (docs/clusters.md says what a container needs for L2)",
     "blocked_max_userns": "user.max_user_namespaces is 0 on this machine (sysctl -w user.max_user_namespaces=15000 lifts it)",
     "blocked_userns_clone": "kernel.unprivileged_userns_clone is 0 (sysctl -w kernel.unprivileged_userns_clone=1 lifts it; a judge run as root does not need it)",
     "blocked_apparmor_userns": "AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns is 1): give bwrap an AppArmor profile that allows them, or run the judge as root",

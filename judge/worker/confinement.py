@@ -1,6 +1,6 @@
 """How tightly a worker is confined: the levels, what each guarantees, and the bounds every worker gets.
 
-Levels, each defined by what it guarantees (the README's "Security levels" says it for people):
+Levels, each defined by what it guarantees (``docs/security.md`` says it for people):
 
 L0, always: no guarantee about files or processes
     resource limits, an environment with nothing of the judge's in it, an empty scratch directory as the working
