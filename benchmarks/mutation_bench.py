@@ -28,7 +28,7 @@ def main() -> None:
     from judge.author.mutant_judge import Pool
     from judge.author.mutate import EQUIVALENT, KILLED, SURVIVED, mutate
     from judge.errors import JudgeError
-    from judge.judging.submission import make_plan
+    from judge.judging.plan import make_plan
     from judge.package.problem import available, find_problem
 
     slugs = args.slugs or available()

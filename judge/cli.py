@@ -51,22 +51,18 @@ def _solution_path(args: argparse.Namespace) -> Path:
 def _judge(args: argparse.Namespace, mode: str) -> int:
     """Judge the file given (one that cannot be read is bad input, said in one line), record it in the history,
     and print its report; the exit status follows the verdict's severity."""
+    from judge.judging.plan import Asked
     from judge.judging.submission import read_submission
     from judge.judging.verdict import Severity, Verdict, VERDICTS
-    from judge.pipeline import Submitted, judge_guarded
+    from judge.pipeline import Judge, Submitted, judge_guarded
     from judge.practice.history import record_report
 
     problem = find_problem(args.slug)
     path = _solution_path(args)
     data = read_submission(path)
-    if getattr(args, "case", None):  # a case of one's own: not an attempt at the problem's cases, not recorded
-        from judge.judging.submission import custom_plan
-        from judge.pipeline import Judge
-
-        plan = custom_plan(problem, Path(args.case), args.device)
-        report = judge_guarded(problem, mode, args.device, Submitted(path, data), lambda: Judge(plan))
-    else:
-        report = judge_guarded(problem, mode, args.device, Submitted(path, data))
+    case = getattr(args, "case", None)
+    report = judge_guarded(Submitted(path, data), Judge(Asked(problem, mode, args.device, Path(case) if case else None)))
+    if not case:  # a case of one's own is not an attempt at the problem's cases: not recorded
         _, warning = record_report(report, code=data.decode("utf-8"))  # read_submission checked that it is UTF-8
         if warning:
             print(f"judge: {warning}", file=sys.stderr)
@@ -143,7 +139,7 @@ def cmd_start(args: argparse.Namespace) -> int:
 def _require_device(device: str) -> None:
     """``--device cuda`` without a GPU is bad usage, said before any work starts."""
     if device == "cuda":
-        from judge.judging.submission import cuda_available
+        from judge.judging.plan import cuda_available
 
         if not cuda_available():
             raise BadInput("no_cuda")

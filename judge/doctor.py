@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from judge import messages
 from judge.machine import cpu_model, gpus, judge_version, torch_version
+from judge.settings import CACHE, HOME, PROBLEMS, SETTINGS, SOLUTIONS, Setting
 
 Section = Callable[[], list[str]]
 
@@ -34,12 +35,8 @@ def devices() -> list[str]:
     return [messages.say("doctor_devices")] + [f"  {d}" for d in found]
 
 
-def _set_by(variable: str, path: Path) -> bool:
-    return path in [Path(p) for p in os.environ.get(variable, "").split(os.pathsep) if p]
-
-
-def _origin(variable: str, path: Path, otherwise: str) -> str:
-    return variable if _set_by(variable, path) else otherwise
+def _origin(setting: Setting, path: Path, otherwise: str) -> str:
+    return setting.name if path in setting.folders() else otherwise
 
 
 def problems() -> list[str]:
@@ -50,7 +47,7 @@ def problems() -> list[str]:
         slugs = {p.parent.name for p in root.glob("*/problem.toml")}
         state = (messages.say("doctor_problem_count", count=len(slugs), shadowed=len(slugs & seen))
                  if root.is_dir() else messages.say("doctor_missing"))
-        lines.append(f"  {root}  ({_origin('JUDGE_PROBLEMS', root, 'bundled')}: {state})")
+        lines.append(f"  {root}  ({_origin(PROBLEMS, root, 'bundled')}: {state})")
         seen |= slugs
     return lines
 
@@ -61,7 +58,7 @@ def solutions() -> list[str]:
     lines = [messages.say("doctor_solutions")]
     for root in solutions_roots():
         state = "" if root.is_dir() else f": {messages.say('doctor_missing')}"
-        lines.append(f"  {root}  ({_origin('JUDGE_SOLUTIONS', root, messages.say('doctor_beside'))}{state})")
+        lines.append(f"  {root}  ({_origin(SOLUTIONS, root, messages.say('doctor_beside'))}{state})")
     return lines
 
 
@@ -69,10 +66,15 @@ def data() -> list[str]:
     from judge.places import cache_dir
     from judge.practice.history import db_path
 
-    home = "JUDGE_HOME" if os.environ.get("JUDGE_HOME") else "default"
-    cache = "JUDGE_CACHE" if "JUDGE_CACHE" in os.environ else "default"
-    return [messages.say("doctor_history", path=db_path(), how=home),
-            messages.say("doctor_cache", path=cache_dir(), how=cache)]
+    return [messages.say("doctor_history", path=db_path(), how=HOME.name if HOME.is_set() else "default"),
+            messages.say("doctor_cache", path=cache_dir(), how=CACHE.name if CACHE.is_set() else "default")]
+
+
+def settings() -> list[str]:
+    """Every ``JUDGE_*`` variable, with its value where it is set and its default where not."""
+    return [messages.say("doctor_settings")] + [
+        messages.say("doctor_setting_set", name=s.name, value=s.raw()) if s.is_set()
+        else messages.say("doctor_setting_unset", name=s.name, default=s.default) for s in SETTINGS]
 
 
 def security() -> list[str]:
@@ -120,7 +122,7 @@ def box() -> list[str]:
                          worker=fit_memory(1 << 50, found) >> 20, scale=wall_scale(found))]
 
 
-SECTIONS: tuple[Section, ...] = (version, devices, problems, solutions, data, box, security)
+SECTIONS: tuple[Section, ...] = (version, devices, problems, solutions, data, settings, box, security)
 
 
 def report() -> str:

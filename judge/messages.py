@@ -50,7 +50,7 @@ CATALOGUE: dict[str, str] = {
     "shard_count_missing": "--shard auto: {index} is set but {count} is not; set {count} to the Job's completions",
     "bad_shard_index": "--shard auto: JOB_COMPLETION_INDEX is {index}, but {name} is {count}: the index must be below the count",
     "no_shard_env": "--shard auto needs the variables of a Slurm job array ({slurm}) or a Kubernetes Indexed Job ({kubernetes}); give --shard K/N elsewhere",
-    "bad_calibration": "{env} is '{value}'; it must be one of {choices}",
+    "bad_setting": "{name} is '{value}'; it must be one of {choices} (docs/configuration.md)",
     "out_unwritable": "cannot write to {path} ({reason})",
     "merge_not_graded": "{path} holds no summary.json: it is not the output of 'judge grade', or that run did not finish",
     "merge_other_problem": "{path} grades '{slug}' but {first} grades '{other}'; merge the outputs of one problem",
@@ -59,7 +59,6 @@ CATALOGUE: dict[str, str] = {
     "merge_missing_shards": "shard {missing} of {count} is missing; merge every shard's output",
     "merge_conflict": "student '{student}' is in both {first} and {second}",
     "merge_incomplete": "{path}: the result of student '{student}' is missing; run that shard's 'judge grade' again to finish it",
-    "bad_max_level": "JUDGE_MAX_LEVEL is '{value}'; it must be one of {levels}",
     "weak_sandbox": "the workers here run at {level}, which cannot keep hidden cases secret or the judge's files safe from submissions; run 'judge doctor' to see what is missing, or pass --allow-weak-sandbox to grade anyway",
     # judging: how a call ended (judge.judging.verdict.ENDINGS; the fields are judge.judging.session.ending_fields)
     "ended_cpu": "stopped after {cpu_s:.2f} s of CPU time (limit {cpu_limit_s:.2f} s)",
@@ -188,6 +187,9 @@ CATALOGUE: dict[str, str] = {
     "doctor_security": "security level, {what}: {level}",
     "doctor_layers": "confinement of every worker, layer by layer ([x] on, [ ] off):",
     "doctor_layer": "  [{mark}] {name}: {detail}",
+    "doctor_settings": "settings (environment variables; docs/configuration.md says what each does):",
+    "doctor_setting_set": "  {name} = {value}  (set)",
+    "doctor_setting_unset": "  {name}  (not set: {default})",
     # internal (exit 3)
     "worker_start_failed": "the judge could not start its worker process ({reason})",
     "warm_worker_died": "the judge's warm worker process ended while this submission was judged; it is judged again on the next run",

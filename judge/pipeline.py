@@ -13,22 +13,22 @@ from __future__ import annotations
 import hashlib
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from judge import messages
-from judge.errors import BadInput, JudgeError
-from judge.judging.session import CaseResult, Session, judge_cases
+from judge.errors import BadInput, InternalError, JudgeError
 from judge.judging.intake import read_file
-from judge.judging.submission import Plan, check_python, make_plan
+from judge.judging.plan import Asked, Plan
+from judge.judging.pool import WorkerPool
+from judge.judging.session import CaseResult, Session, judge_cases
+from judge.judging.submission import check_python
 from judge.judging.verdict import Verdict
 from judge.machine import torch_version
 from judge.package.problem import Problem
 from judge.report.build import build_report
 from judge.worker import probe
-from judge.worker.forkserver import ForkServer
-from judge.worker.launch import Launch, fresh
+from judge.worker.launch import Launch
 
 OnCase = Callable[[int, CaseResult], None]
 """told each case's index and result as soon as its verdict is known"""
@@ -68,52 +68,54 @@ class Submitted:
 
 @dataclass
 class Judge:
-    """Judges submissions one after another with one way of starting workers (``launch``)."""
+    """Judges submissions to one plan, one after another, with workers from one pool."""
 
-    plan: Plan
-    launch: Launch | None = None
-    """how workers start (default: a fresh interpreter each, under the plan's confinement)"""
-    level: str = ""
-    """the security level of the workers ``launch`` starts, as reports print it (default: the plan's)"""
-    verified: bool = False
-    """whether a worker from ``launch`` has shown that it builds every case bit-identically, so later
-    submissions skip that check (every worker it starts runs the same code on the same machine)"""
+    asked: Plan | Asked
+    """what is judged: a plan, or what makes one the first time it is needed (inside :func:`judge_guarded`, so that a
+    failure to make it is reported as the judge's own)"""
+    pool: WorkerPool | None = None
+    """where the workers come from (default: a fresh interpreter each, under the plan's confinement)"""
     exact: bool = False
     """whether reports give hidden cases' figures exactly (the author's ``judge verify``, who holds the cases);
     else coarse (:func:`judge.report.build.coarse`)"""
-    workers_lost: Callable[[], bool] = field(default=lambda: False)
-    """whether the workers' warm process died (its workers with it): a report given meanwhile is not the
-    submission's doing"""
+    launching: Callable[[Launch], Launch] | None = None
+    """wraps how each worker is started (the site's Stop button keeps every worker it may have to kill)"""
 
-    def __post_init__(self) -> None:
-        self.launch = self.launch or fresh(self.plan.confinement)
-        self.verified = self.verified or self.plan.builds_checked
-        self.level = self.level or self.plan.confinement.describe()
+    @property
+    def plan(self) -> Plan:
+        return self.asked if isinstance(self.asked, Plan) else self.asked.plan
 
-    @classmethod
-    def forked(cls, plan: Plan, server: ForkServer) -> Judge:
-        """Workers forked from ``server``'s warm process."""
-        return cls(plan, server.launch, server.level, workers_lost=lambda: not server.alive)
+    @property
+    def workers(self) -> WorkerPool:
+        if self.pool is None:
+            self.pool = WorkerPool(self.plan.confinement, warm=False)
+        return self.pool
 
-    def judge(self, path: Path, data: bytes, on_case: OnCase | None = None, label: str | None = None) -> dict[str, Any]:
-        """The report for the submission at ``path`` whose bytes, already read and checked, are ``data``;
-        ``on_case`` hears each case's verdict as soon as it is known. Raises what the judge itself fails with."""
-        plan, started = self.plan, time.monotonic()
-        session = Session(data, plan.cases, plan.methods, plan.device, plan.memory_bytes, self.launch, self.verified)
+    def judge(self, submitted: Submitted, on_case: OnCase | None = None) -> dict[str, Any]:
+        """The report for ``submitted``; ``on_case`` hears each case's verdict as soon as it is known. Raises what
+        the judge itself fails with, the warm process dying meanwhile among it."""
+        plan, workers, started = self.plan, self.workers, time.monotonic()
+        workers.begin()
+        launch = self.launching(workers.launch) if self.launching else workers.launch
+        session = Session(submitted.data, plan.cases, plan.methods, plan.device, plan.memory_bytes, launch,
+                          workers.checked(plan))
         try:
             results = self._cases(session, on_case)
         finally:
             session.close()
-        self.verified = session.verified
-        return self._report(Submitted(path, data, label), session, results, time.monotonic() - started)
+            if session.verified:  # kept even when ``on_case`` stopped the judgement: a case ran, so it was shown
+                workers.remember_checked(plan)
+        if workers.lost():
+            raise InternalError("warm_worker_died")
+        return self._report(submitted, session, results, time.monotonic() - started)
 
-    def unjudgeable(self, path: Path, data: bytes, reason: str, label: str | None = None) -> dict[str, Any]:
+    def unjudgeable(self, submitted: Submitted) -> dict[str, Any]:
         """The report for a submission no worker can load (unreadable, not Python): a compile error on every
         case, exactly as for a file with a syntax error, and no worker is started."""
         plan = self.plan
-        session = Session(data, plan.cases, plan.methods, plan.device, plan.memory_bytes, self.launch)
-        session.failed_start = (Verdict.COMPILE_ERROR, {"exc": "NotJudgeable", "msg": reason})
-        return self._report(Submitted(path, data, label), session, self._cases(session), 0.0)
+        session = Session(submitted.data, plan.cases, plan.methods, plan.device, plan.memory_bytes, self.workers.launch)
+        session.failed_start = (Verdict.COMPILE_ERROR, {"exc": "NotJudgeable", "msg": submitted.unjudgeable})
+        return self._report(submitted, session, self._cases(session), 0.0)
 
     def _cases(self, session: Session, on_case: OnCase | None = None) -> list[CaseResult]:
         plan = self.plan
@@ -123,7 +125,7 @@ class Judge:
                 wall_s: float) -> dict[str, Any]:
         plan = self.plan
         environment = {"torch": torch_version(), "device": plan.device,
-                       "expected_device": sorted(set(plan.expected_devices)), "security_level": self.level}
+                       "expected_device": sorted(set(plan.expected_devices)), "security_level": self.workers.level}
         if session.failed_start:
             environment["startup_error"] = session.failed_start[1]
         return build_report(
@@ -133,36 +135,32 @@ class Judge:
         )
 
 
-def judge_guarded(problem: Problem, mode: str, device: str, submitted: Submitted,
-                  judge: Callable[[], Judge] | None = None, *, on_start: Callable[[Plan], None] | None = None,
+def judge_guarded(submitted: Submitted, judge: Judge, *, on_start: Callable[[Plan], None] | None = None,
                   on_case: OnCase | None = None) -> dict[str, Any]:
-    """Judge ``submitted`` in ``mode`` (``run``/``submit``) and always return a report: the one shell every front
-    end (``judge run``/``submit``, notebooks, the site, grading, exporters) judges through.
+    """Judge ``submitted`` with ``judge`` and always return a report: the one shell every front end (``judge
+    run``/``submit``, notebooks, the site, grading, exporters, ``judge verify`` and the mutation tools) judges
+    through. ``on_start`` hears the plan before the first case, ``on_case`` each verdict.
 
-    ``judge`` gives the :class:`Judge` to use (a warm one the front end keeps; default: a plan made now, with a
-    fresh worker per submission); ``on_start`` hears the plan before the first case, ``on_case`` each verdict.
     An unjudgeable submission is a compile error on every case. :class:`judge.errors.BadInput` (the problem
     cannot be judged as asked: no expected values, no GPU) is raised, for the front end to say in one line; any
     other failure of the judge's is a report with the verdict ``internal_error`` (never the learner's), and its
-    traceback goes to stderr. The warm process dying under a judgement is such a failure too.
+    traceback goes to stderr. The warm process dying under a judgement is such a failure too. What is not an
+    ``Exception`` (Ctrl-C, the site's Stop) passes through.
     """
+    asked = judge.asked
     try:
-        current = judge() if judge is not None else Judge(make_plan(problem, mode, device))
         if on_start is not None:
-            on_start(current.plan)
+            on_start(judge.plan)
         if submitted.unjudgeable is not None:
-            return current.unjudgeable(submitted.path, submitted.data, submitted.unjudgeable, submitted.label)
-        report = current.judge(submitted.path, submitted.data, on_case, submitted.label)
-        if current.workers_lost():
-            return failure_report(problem, submitted, mode, device, messages.say("warm_worker_died"))
-        return report
+            return judge.unjudgeable(submitted)
+        return judge.judge(submitted, on_case)
     except BadInput:
         raise
     except JudgeError as exc:
-        return failure_report(problem, submitted, mode, device, str(exc))
+        return failure_report(asked.problem, submitted, asked.mode, asked.device, str(exc))
     except Exception as exc:  # noqa: BLE001 -- a report is written even when the judge itself fails
         traceback.print_exc()
-        return failure_report(problem, submitted, mode, device, f"{type(exc).__name__}: {exc}")
+        return failure_report(asked.problem, submitted, asked.mode, asked.device, f"{type(exc).__name__}: {exc}")
 
 
 def failure_report(problem: Problem | None, submitted: Submitted, mode: str, device: str,

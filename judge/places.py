@@ -16,12 +16,14 @@ import os
 import sys
 from pathlib import Path
 
+from judge.settings import CACHE, HOME
+
 APP = "torch-judge"
 
 
 def data_home() -> Path:
-    if os.environ.get("JUDGE_HOME"):
-        return Path(os.environ["JUDGE_HOME"])
+    if HOME.is_set():
+        return HOME.path()
     if sys.platform == "darwin":
         return Path.home() / "Library" / "Application Support" / APP
     if sys.platform == "win32":
@@ -30,6 +32,6 @@ def data_home() -> Path:
 
 
 def cache_dir() -> Path:
-    if "JUDGE_CACHE" in os.environ:
-        return Path(os.environ["JUDGE_CACHE"])
+    if CACHE.is_set():
+        return CACHE.path()
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / APP

@@ -15,6 +15,7 @@ from judge.errors import BadInput
 from judge.grading.shard import Shard
 from judge.judging import calibrate, limits
 from judge.package.problem import find_problem
+from judge.settings import CALIBRATION
 from judge.worker import cgroup
 from judge.worker.cgroup import Box
 from tests.conftest import SLUG, _mlp_case, build_toy, judge_env
@@ -156,20 +157,20 @@ def test_a_pinned_calibration_is_used_on_another_machine(tmp_path, monkeypatch):
     assert calibrate.calibration(problem, "cpu").builds_checked  # stored here: its checker ran here
     monkeypatch.setattr(calibrate, "_machine", lambda: "another-host")
     monkeypatch.setattr(calibrate, "_measure", lambda p, d, c: pytest.fail("recalibrated on the new host"))
-    monkeypatch.setenv(calibrate.CALIBRATION_ENV, "pinned")
+    monkeypatch.setenv(CALIBRATION.name, "pinned")
     assert calibrate.reference_times(problem, "cpu") == built
     assert not calibrate.calibration(problem, "cpu").builds_checked  # this host's workers are still to be checked
-    monkeypatch.setenv(calibrate.CALIBRATION_ENV, "machine")
+    monkeypatch.setenv(CALIBRATION.name, "machine")
     with pytest.raises(pytest.fail.Exception):
         calibrate.reference_times(problem, "cpu")
-    monkeypatch.setenv(calibrate.CALIBRATION_ENV, "sometimes")
+    monkeypatch.setenv(CALIBRATION.name, "sometimes")
     with pytest.raises(BadInput):
         calibrate.reference_times(problem, "cpu")
 
 
 def test_a_changed_problem_is_never_taken_from_a_pinned_calibration(tmp_path, monkeypatch):
     monkeypatch.setenv("JUDGE_CACHE", str(tmp_path))
-    monkeypatch.setenv(calibrate.CALIBRATION_ENV, "pinned")
+    monkeypatch.setenv(CALIBRATION.name, "pinned")
     problem = find_problem(SLUG)
     monkeypatch.setattr(calibrate, "_measure", lambda p, d, c: {c.id: 0.5 for c in p.cases})
     calibrate.reference_times(problem, "cpu")

@@ -23,7 +23,8 @@ from typing import Any
 import pytest
 
 from judge.package.problem import load_problem
-from judge.pipeline import Submitted, failure_report, judge_guarded
+from judge.judging.plan import Asked
+from judge.pipeline import Judge, Submitted, failure_report, judge_guarded
 from judge.report.render import render
 from tests.conftest import REFERENCE_SOURCE, SLUG
 from tests.test_adversarial import adversarial_root  # noqa: F401 -- a fixture
@@ -116,7 +117,7 @@ def test_each_verdict_gets_the_committed_report(verdict, adversarial_root, tmp_p
         path.write_text(_source(verdict), encoding="utf-8")
         with pytest.MonkeyPatch.context() as patch:
             patch.setenv("JUDGE_CACHE", str(adversarial_root / "cache"))  # the limits calibrated for this problem
-            report = judge_guarded(problem, "submit", "cpu", Submitted.read(path))
+            report = judge_guarded(Submitted.read(path), Judge(Asked(problem, "submit", "cpu")))
     assert report["verdict"] == verdict
     _compare(_golden(f"{verdict}.json"), json.dumps(normalise(report, verdict), indent=2, ensure_ascii=False) + "\n")
 

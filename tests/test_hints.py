@@ -8,11 +8,12 @@ import shutil
 import pytest
 
 from judge.judging.hints import carries
-from judge.judging.submission import make_plan, read_submission
+from judge.judging.plan import make_plan
+from judge.judging.submission import read_submission
 from judge.package.problem import available, find_problem
-from judge.pipeline import Judge
+from judge.judging.pool import WorkerPool
+from judge.pipeline import Judge, Submitted
 from judge.worker import probe
-from judge.worker.forkserver import ForkServer
 from tests.conftest import REPO, REFERENCE_SOURCE, SLUG, judge_json, run_judge
 
 STATS = [{"mean": 0.5, "std": 1.0}, {"mean": -0.25, "std": 2.0}]
@@ -57,15 +58,15 @@ def run_report():
     """``judge run``'s report for a declared submission, judged by warm workers (one zygote for the module, one
     plan per problem): the CLI's own path is tested elsewhere, and a fresh process per submission would make
     these checks, which grow with every problem, the slowest of the suite."""
-    zygote, judges = ForkServer(probe.confinement("cpu")), {}
+    pool, judges = WorkerPool(probe.confinement("cpu")), {}
 
     def run(slug, path):
         if slug not in judges:
-            judges[slug] = Judge.forked(make_plan(find_problem(slug), "run", "cpu"), zygote)
-        return judges[slug].judge(path, read_submission(path))
+            judges[slug] = Judge(make_plan(find_problem(slug), "run", "cpu"), pool)
+        return judges[slug].judge(Submitted(path, read_submission(path)))
 
     yield run
-    zygote.close()
+    pool.close()
 
 
 @pytest.mark.parametrize("slug, declared", _declared("hinted"))

@@ -455,7 +455,8 @@ def test_the_worker_runs_every_call_under_the_fixed_seed(tmp_path):
     call, and the output the author tools compute under :func:`seeded`."""
     import io
 
-    from judge.worker.main import Lockdown, encode_request, serve
+    from judge.worker.main import Lockdown, serve
+    from judge.worker.protocol import encode_request
 
     solution = tmp_path / "solution.py"
     solution.write_text("class Solution:\n    def f(self, model, x):\n        return model(x).tolist()\n")

@@ -8,7 +8,8 @@ import json
 import pytest
 
 from judge.report.render import render
-from judge.worker.main import SOURCE_NAME, learner_trace
+from judge.worker.main import learner_trace
+from judge.worker.protocol import SOURCE_NAME
 
 from tests.conftest import REFERENCE_SOURCE, SLUG, run_judge
 

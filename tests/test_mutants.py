@@ -14,7 +14,7 @@ from judge.author.mutants import mutants
 from judge.author.mutate import settings, spread
 from judge.author.variants import Change, applied, draw, shrink
 from judge.errors import BadInput
-from judge.judging.submission import Plan, checks_for
+from judge.judging.plan import Plan, checks_for
 from judge.package.problem import available, find_problem
 
 SOURCE = textwrap.dedent('''

@@ -18,7 +18,8 @@ from judge.judging.limits import CaseLimits, case_limits
 from judge.judging.session import CallResult, CaseResult, ending_fields
 from judge.judging.verdict import ENDINGS, LIMIT_ENDINGS, VERDICTS, Severity, Tone, Verdict, from_ending, look
 from judge.package.problem import load_problem
-from judge.pipeline import Submitted, judge_guarded
+from judge.judging.plan import Asked
+from judge.pipeline import Judge, Submitted, judge_guarded
 from judge.report.build import build_report
 from judge.report.render import render
 from judge.report.style import TONES, ansi, verdict_css
@@ -104,18 +105,25 @@ def test_non_finite_numbers_are_written_as_case_files_write_them_and_shown_as_nu
     assert "-inf" in text and " nan " in text and "$float" not in text
 
 
-def _fail_with(exc: BaseException):
-    def judge():
-        raise exc
-    return judge
+class _FailingPlan(Asked):
+    """A judgement whose plan cannot be made: it fails with ``exc``."""
+
+    def __init__(self, exc: BaseException):
+        super().__init__(PROBLEM, "run", "cpu")
+        object.__setattr__(self, "exc", exc)
+
+    @property
+    def plan(self):
+        raise self.exc
 
 
 def test_the_guarded_judgement_turns_every_failure_of_the_judge_into_one_labelled_report():
     submitted = Submitted(Path("s.py"), b"class Solution: pass\n", label="browser")
     for raised, reason in ((InternalError("worker_start_failed", reason="no fork"), "could not start its worker"),
                            (RuntimeError("a bug"), "RuntimeError: a bug")):
-        report = judge_guarded(PROBLEM, "run", "cpu", submitted, _fail_with(raised))
+        report = judge_guarded(submitted, Judge(_FailingPlan(raised)))
         assert report["verdict"] == "internal_error" and reason in report["judge"]["judge_error"]
         assert report["submission"]["path"] == "browser" and report["problem"]["slug"] == SLUG
+        assert report["mode"] == "run"
     with pytest.raises(BadInput):
-        judge_guarded(PROBLEM, "run", "cpu", submitted, _fail_with(BadInput("no_cuda")))
+        judge_guarded(submitted, Judge(_FailingPlan(BadInput("no_cuda"))))

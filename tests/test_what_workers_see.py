@@ -24,7 +24,7 @@ from judge.package.build import build_objects, checksum
 from judge.package.problem import available, find_problem, load_problem
 from judge.worker import probe, runner
 from judge.worker.launch import fresh
-from judge.worker.main import Requests, encode_request
+from judge.worker.protocol import Requests, encode_request
 from tests.conftest import SLUG
 
 CASES = [(slug, case) for slug in available() for case in find_problem(slug).cases]

@@ -1,9 +1,9 @@
 """Judge mutants exactly as submissions are judged, on warm workers, stopping at the first failing case.
 
 This is the one place where mutation testing drives the judge: a mutant's source goes into a file, and
-:class:`judge.pipeline.Judge` judges it with workers forked from a :class:`judge.worker.forkserver.ForkServer` (one
+:func:`judge.pipeline.judge_guarded` judges it with workers of a :class:`judge.judging.pool.WorkerPool` (one
 per job slot, started once for the whole run, replaced if it dies), as ``judge grade`` does. The plan is
-:func:`judge.judging.submission.make_plan`'s for the problem's own cases, or :func:`plan_for` for generated
+:func:`judge.judging.plan.make_plan`'s for the problem's own cases, or :func:`plan_for` for generated
 ones. A mutant is killed by the first case that does not end ``accepted``; judging stops there (the
 ``on_case`` hook raises), so a killed mutant costs the cases up to its first failure. A kill by a time or memory
 limit counts only when a second judgement gives it too.
@@ -19,12 +19,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
+from judge.errors import InternalError
 from judge.judging.session import CaseLimits, CaseResult
-from judge.judging.submission import Plan
+from judge.judging.plan import Plan
+from judge.judging.pool import WorkerPool
 from judge.judging.verdict import Verdict
 from judge.package.cases import Case
-from judge.pipeline import Judge
-from judge.worker.forkserver import ForkServer
+from judge.pipeline import Judge, Submitted, judge_guarded
 
 JOIN_S = 0.2
 """how often the main thread wakes while the slots judge, so Ctrl-C is handled at once"""
@@ -53,7 +54,10 @@ def _kill(result: CaseResult) -> Kill:
     return Kill(result.case.id, result.verdict.value, failed.method, differences[0].field if differences else "")
 
 
-class _Stop(Exception):
+class _Stop(BaseException):
+    """Ends a judgement at its first failing case: not an ``Exception``, so it passes through
+    :func:`judge.pipeline.judge_guarded` (which turns every ``Exception`` into a report of the judge's failure)."""
+
     def __init__(self, kill: Kill):
         super().__init__(kill.case)
         self.kill = kill
@@ -102,14 +106,13 @@ class _Batch:
 
 
 class _Slot(threading.Thread):
-    """One zygote and the judges of the plans it has seen. The zygote is started and used by this thread alone:
-    it dies with the thread that started it (``PR_SET_PDEATHSIG``), so the thread lives as long as the pool."""
+    """One warm pool, started and used by this thread alone: its zygote dies with the thread that started it
+    (``PR_SET_PDEATHSIG``), so the thread lives as long as the :class:`Pool`."""
 
     def __init__(self, device: str, folder: Path, tasks: "queue.Queue[Any]"):
         super().__init__(daemon=True)
         self.device, self.folder, self.tasks = device, folder, tasks
-        self.zygote: ForkServer | None = None
-        self.judges: dict[int, tuple[Plan, Judge]] = {}
+        self.workers: WorkerPool | None = None
 
     def run(self) -> None:
         try:
@@ -125,12 +128,9 @@ class _Slot(threading.Thread):
             self._close()
 
     def _judge(self, plan: Plan) -> Judge:
-        if self.zygote is None or not self.zygote.alive:
-            self._close()
-            self.zygote = ForkServer(plan.confinement)
-        if id(plan) not in self.judges:
-            self.judges[id(plan)] = (plan, Judge.forked(plan, self.zygote))
-        return self.judges[id(plan)][1]
+        if self.workers is None:
+            self.workers = WorkerPool(plan.confinement)
+        return Judge(plan, self.workers)
 
     def first_failure(self, plan: Plan, name: str, source: str) -> Kill | None:
         """The first case ``source`` fails, or None when it passes every case. Judged again when the zygote died
@@ -138,38 +138,43 @@ class _Slot(threading.Thread):
         stopped it: on a loaded machine the wall-clock limit can stop a sound solution, so such a kill counts
         only when it recurs."""
         kill = None
-        for _ in range(RETRIES + 1):
-            kill = self._once(self._judge(plan), name, source)
-            if self.zygote is not None and self.zygote.alive and (kill is None or kill.verdict not in RESOURCES):
+        for attempt in range(RETRIES + 1):
+            try:
+                kill = self._once(self._judge(plan), name, source)
+            except InternalError:
+                if attempt == RETRIES or not self.workers.lost():
+                    raise
+                continue
+            if not self.workers.lost() and (kill is None or kill.verdict not in RESOURCES):
                 break
         return kill
 
     def _once(self, judge: Judge, name: str, source: str) -> Kill | None:
+        """The first failing case, or None; the judge's own failure is raised (a report of it names no case)."""
         path = self.folder / f"{name}.py"
         path.write_text(source, encoding="utf-8")
 
         def stop(_index: int, result: CaseResult) -> None:
-            judge.verified = True  # a case ran, so the worker had built every case bit-identically
             if result.verdict is not Verdict.ACCEPTED:
                 raise _Stop(_kill(result))
 
         try:
-            judge.judge(path, source.encode(), on_case=stop)
+            report = judge_guarded(Submitted(path, source.encode()), judge, on_case=stop)
         except _Stop as stopped:
             return stopped.kill
         finally:
             path.unlink(missing_ok=True)
+        if report["judge"]["judge_error"]:
+            raise InternalError("internal", reason=report["judge"]["judge_error"])
         return None
 
     def _close(self) -> None:
-        if self.zygote is not None:
-            self.zygote.close()
-        self.zygote, self.judges = None, {}
+        if self.workers is not None:
+            self.workers.close()
 
     def abort(self) -> None:
-        zygote = self.zygote
-        if zygote is not None:
-            zygote.started.process.kill()
+        if self.workers is not None:
+            self.workers.abort()
 
 
 class Pool:

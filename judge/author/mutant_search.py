@@ -24,7 +24,7 @@ from judge.author.mutant_judge import Kill, Pool, plan_for, subset
 from judge.author.mutants import Mutant
 from judge.author.reference import load_reference
 from judge.author.variants import Change, Variant, applied, build, is_sound, one_call, probes, shrink, variants
-from judge.judging.submission import Plan, make_plan
+from judge.judging.plan import Plan, make_plan
 from judge.package.cases import Case
 from judge.package.problem import Problem
 

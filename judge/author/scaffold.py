@@ -14,7 +14,8 @@ from pathlib import Path
 from string import Template
 
 from judge.errors import BadInput
-from judge.package.problem import env_folders, problems_roots
+from judge.package.problem import problems_roots
+from judge.settings import PROBLEMS, SOLUTIONS
 
 SKELETON = Path(__file__).with_name("skeleton")
 SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
@@ -30,9 +31,9 @@ def destination(slug: str) -> tuple[Path, Path]:
     """Where a new package and its reference stub go: the first folder of ``$JUDGE_PROBLEMS`` (and the first
     reference root), else ``problems/`` and ``solutions/`` in the current folder; never the installed bundle,
     which a reinstall replaces (and which may be site-packages)."""
-    configured = env_folders("JUDGE_PROBLEMS")
+    configured = PROBLEMS.folders()
     root = configured[0] if configured else Path.cwd() / "problems"
-    references = env_folders("JUDGE_SOLUTIONS")
+    references = SOLUTIONS.folders()
     return root / slug, (references[0] if references else root.parent / "solutions") / f"{slug}.py"
 
 

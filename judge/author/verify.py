@@ -7,8 +7,8 @@ too: near-threshold values, weakly compared small values); no hidden case's expe
 it is asked for (:mod:`judge.author.leaks`); the starter compiles; every statement template
 renders; every pitfall has a declared wrong submission; every hinted pitfall departs from the reference on
 some sample case (else its hint could never show) and the stored ``mistakes`` agree with its declared
-submission. Then every declared submission is judged through the real judge, by warm workers forked from one
-zygote (:mod:`judge.worker.forkserver`), and must get the verdict its folder names; a case where the reference
+submission. Then every declared submission is judged as ``judge submit`` judges it (:func:`judge.pipeline.judge_guarded`),
+by warm workers of one pool (:class:`judge.judging.pool.WorkerPool`), and must get the verdict its folder names; a case where the reference
 uses more than half of its CPU-time limit, or a declared accepted submission more than half of its CPU-time or
 memory limit, is a warning.
 
@@ -31,13 +31,15 @@ from judge.author.mutation_check import MutationCheck
 from judge.author.reference import load_mistakes, load_reference, mistake_paths
 from judge.errors import JudgeError
 from judge.judging.calibrate import reference_times
-from judge.judging.submission import Plan, make_plan, read_submission
+from judge.judging.pool import WorkerPool
+from judge.judging.plan import Plan, make_plan
+from judge.judging.submission import read_submission
 from judge.package.build import build_objects, checksum
 from judge.package.cases import Case
 from judge.package.problem import Problem, available, find_problem
 from judge.package.statement import render_markdown
-from judge.pipeline import Judge
-from judge.worker.forkserver import ForkServer
+from judge.pipeline import Judge, Submitted, judge_guarded
+from judge.worker import probe
 
 Log = Callable[[str], None]
 NEAR_LIMIT_SHARE = 0.5
@@ -181,48 +183,28 @@ def _near_limits(path: Any, report: dict[str, Any], tally: Tally) -> None:
                                            limit=limit, what=what))
 
 
-class Workers:
-    """One warm zygote for the whole run, replaced if it dies: each declared submission is a fork of it."""
-
-    def __init__(self) -> None:
-        self.zygote: ForkServer | None = None
-
-    def judge(self, plan: Plan) -> Judge:
-        if self.zygote is None or not self.zygote.alive:
-            self.close()
-            self.zygote = ForkServer(plan.confinement)
-        judge = Judge.forked(plan, self.zygote)
-        judge.exact = True  # the author holds the hidden cases: their figures are checked against the limits
-        return judge
-
-    def close(self) -> None:
-        if self.zygote is not None:
-            self.zygote.close()
-            self.zygote = None
-
-
-def _check_declared(problem: Problem, workers: Workers, tally: Tally, device: str) -> None:
+def _check_declared(problem: Problem, pool: WorkerPool, tally: Tally, device: str) -> None:
     plan = make_plan(problem, "submit", device)
     times = reference_times(problem, device)
     for case, limits in zip(plan.cases, plan.limits):
         if times[case.id] > NEAR_LIMIT_SHARE * limits.cpu_s:
             tally.warning(messages.say("verify_near_limit", path=problem.reference, case=case.id,
                                        used=round(times[case.id], 3), limit=round(limits.cpu_s, 3), what="CPU-time"))
-    judge = None
+    judge = Judge(plan, pool, exact=True)  # the author holds the hidden cases: their figures are checked
     for declared in problem.declared_submissions():
-        if judge is None or workers.zygote is None or not workers.zygote.alive:
-            judge = workers.judge(plan)
-        report = judge.judge(declared.path, read_submission(declared.path))
-        if report["verdict"] != declared.verdict:
+        report = judge_guarded(Submitted(declared.path, read_submission(declared.path)), judge)
+        if report["judge"]["judge_error"]:  # the judge failed, not the submission: say how
+            tally.error(report["judge"]["judge_error"])
+        elif report["verdict"] != declared.verdict:
             tally.error(messages.say("verify_declared", path=shown(declared.path), declared=declared.verdict,
                                      got=report["verdict"], slug=problem.slug))
-            continue
-        tally.log(messages.say("verify_ok", verdict=declared.verdict, name=declared.path.name))
-        if declared.verdict == "accepted":
-            _near_limits(declared.path, report, tally)
+        else:
+            tally.log(messages.say("verify_ok", verdict=declared.verdict, name=declared.path.name))
+            if declared.verdict == "accepted":
+                _near_limits(declared.path, report, tally)
 
 
-def _verify_one(slug: str, declared: bool, workers: Workers, log: Log, device: str, warnings: bool,
+def _verify_one(slug: str, pool: WorkerPool | None, log: Log, device: str, warnings: bool,
                 mutation: MutationCheck | None = None) -> Tally:
     log(messages.say("verify_start", slug=slug))
     tally = Tally(log, warnings)
@@ -232,7 +214,7 @@ def _verify_one(slug: str, declared: bool, workers: Workers, log: Log, device: s
     except JudgeError as exc:
         tally.error(str(exc))
         return tally
-    steps = [_check_package, _check_cases] + ([lambda p, t: _check_declared(p, workers, t, device)] if declared else [])
+    steps = [_check_package, _check_cases] + ([lambda p, t: _check_declared(p, pool, t, device)] if pool else [])
     steps += [mutation] if mutation is not None else []
     for step in steps:
         try:
@@ -258,15 +240,16 @@ def verify(slugs: list[str] | None = None, declared: bool = True, log: Log = pri
     (:mod:`judge.author.mutation_check`). Without ``declared`` nothing is judged, mutants neither."""
     chosen = slugs or available()
     failed, errors, warned = 0, 0, 0
-    workers = Workers()
+    pool = WorkerPool(probe.confinement(device)) if declared else None
     mutants = MutationCheck(device) if declared and mutation else None
     try:
         for slug in chosen:
-            tally = _verify_one(slug, declared, workers, log, device, warnings, mutants)
+            tally = _verify_one(slug, pool, log, device, warnings, mutants)
             log(messages.say("verify_result", slug=slug, result=_result(tally)))
             failed, errors, warned = failed + bool(tally.errors), errors + tally.errors, warned + tally.warnings
     finally:
-        workers.close()
+        if pool is not None:
+            pool.close()
         if mutants is not None:
             mutants.close()
     log(messages.say("verify_summary", problems=len(chosen), failed=failed, errors=errors, warnings=warned))

@@ -17,7 +17,7 @@ from judge.grading.schedule import run_slots
 from judge.grading.shard import Shard
 from judge.grading.store import Store, judge_key, with_grading
 from judge.grading.summary import ClassSummary, summarise
-from judge.judging.submission import make_plan
+from judge.judging.plan import make_plan
 from judge.package.problem import Problem
 from judge.report.build import coarsened
 from judge.worker import probe

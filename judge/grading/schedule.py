@@ -1,10 +1,11 @@
 """Judge many submissions at once: one job slot per core, each a thread driving its own warm worker.
 
-A slot owns a zygote (:mod:`judge.worker.forkserver`) that imported torch once; every submission, and every
-worker replacement inside one (after a crash or a time limit), is a fresh fork of it. The threads only wait on
-pipes and ``/proc`` (the workers do the computing, in their own processes), so one judge process keeps every
-core busy. Each report goes to ``save`` the moment it is complete, with the hidden cases' figures exact: the
-store keeps the instructor's copy and derives the student's (:func:`judge.report.build.coarsened`).
+A slot owns a warm pool (:class:`judge.judging.pool.WorkerPool`: a zygote that imported torch once); every
+submission, and every worker replacement inside one (after a crash or a time limit), is a fresh fork of it. The
+threads only wait on pipes and ``/proc`` (the workers do the computing, in their own processes), so one judge
+process keeps every core busy. Each report goes to ``save`` the moment it is complete, with the hidden cases'
+figures exact: the store keeps the instructor's copy and derives the student's
+(:func:`judge.report.build.coarsened`).
 
 Ctrl-C stops every slot: the zygotes are killed (their workers die with them), judgements in flight are
 dropped rather than saved with a verdict the interruption caused, and :class:`KeyboardInterrupt` propagates.
@@ -17,9 +18,9 @@ from typing import Any, Callable
 
 from judge.grading.discover import Loaded
 from judge.grading.progress import Progress
-from judge.judging.submission import Plan
+from judge.judging.plan import Plan
+from judge.judging.pool import WorkerPool
 from judge.pipeline import Judge, judge_guarded
-from judge.worker.forkserver import ForkServer
 
 JOIN_S = 0.2
 """how often the main thread wakes while it waits, so Ctrl-C is handled at once"""
@@ -30,7 +31,7 @@ class _Slot(threading.Thread):
                  save: Callable[[Loaded, dict[str, Any]], None], progress: Progress):
         super().__init__(daemon=True)
         self.plan, self.queue, self.lock, self.stop, self.save, self.progress = plan, queue, lock, stop, save, progress
-        self.zygote: ForkServer | None = None
+        self.pool = WorkerPool(plan.confinement)
         self.error: BaseException | None = None
 
     def _next(self) -> Loaded | None:
@@ -38,16 +39,10 @@ class _Slot(threading.Thread):
             return self.queue.pop(0) if self.queue and not self.stop.is_set() else None
 
     def run(self) -> None:
-        judge = None
+        judge = Judge(self.plan, self.pool, exact=True)  # like ``judge submit``: an unjudgeable file is a compile error
         try:
             while item := self._next():
-                if self.zygote is None or not self.zygote.alive:  # first use, or it died: start a new one
-                    self._close()
-                    self.zygote = ForkServer(self.plan.confinement)
-                    judge = Judge.forked(self.plan, self.zygote)
-                    judge.exact = True
-                plan = self.plan  # like ``judge submit``: an unjudgeable file is a compile error
-                report = judge_guarded(plan.problem, plan.mode, plan.device, item.submitted, lambda: judge)
+                report = judge_guarded(item.submitted, judge)
                 if self.stop.is_set():
                     return
                 self.save(item, report)
@@ -56,17 +51,10 @@ class _Slot(threading.Thread):
             self.error = exc
             self.stop.set()
         finally:
-            self._close()
-
-    def _close(self) -> None:
-        if self.zygote is not None:
-            self.zygote.close()
-            self.zygote = None
+            self.pool.close()
 
     def abort(self) -> None:
-        zygote = self.zygote
-        if zygote is not None:
-            zygote.started.process.kill()
+        self.pool.abort()
 
 
 def run_slots(plan: Plan, todo: list[Loaded], jobs: int, save: Callable[[Loaded, dict[str, Any]], None],

@@ -23,14 +23,19 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from judge.errors import BadInput
+from judge.settings import SHARD_COUNT
 
 AUTO = "auto"
 SLURM = ("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT")
-KUBERNETES = ("JOB_COMPLETION_INDEX", "JUDGE_SHARD_COUNT")
+KUBERNETES_INDEX = "JOB_COMPLETION_INDEX"
 
 
 def _integer(env: Mapping[str, str], name: str, default: int | None = None) -> int:
-    text = env.get(name, "")
+    return _whole(name, env.get(name, ""), default)
+
+
+def _whole(name: str, text: str, default: int | None = None) -> int:
+    """``text``, the value of the variable ``name``, as a whole number (``default`` when empty)."""
     if not text and default is not None:
         return default
     if not text.strip().isdigit():
@@ -64,14 +69,14 @@ class Shard:
             if offset < 0 or offset % step or index > count:
                 raise BadInput("bad_shard_slurm", task=env[SLURM[0]], first=first, step=step, count=count)
             return cls(index, count)
-        if KUBERNETES[0] in env:
-            if KUBERNETES[1] not in env:
-                raise BadInput("shard_count_missing", index=KUBERNETES[0], count=KUBERNETES[1])
-            index, count = _integer(env, KUBERNETES[0]) + 1, _integer(env, KUBERNETES[1])
+        if KUBERNETES_INDEX in env:
+            if not SHARD_COUNT.is_set(env):
+                raise BadInput("shard_count_missing", index=KUBERNETES_INDEX, count=SHARD_COUNT.name)
+            index, count = _integer(env, KUBERNETES_INDEX) + 1, _whole(SHARD_COUNT.name, SHARD_COUNT.raw(env) or "")
             if index > count:
-                raise BadInput("bad_shard_index", index=index - 1, count=count, name=KUBERNETES[1])
+                raise BadInput("bad_shard_index", index=index - 1, count=count, name=SHARD_COUNT.name)
             return cls(index, count)
-        raise BadInput("no_shard_env", slurm=SLURM[0], kubernetes=KUBERNETES[0])
+        raise BadInput("no_shard_env", slurm=SLURM[0], kubernetes=KUBERNETES_INDEX)
 
     def holds(self, student: str) -> bool:
         return int.from_bytes(hashlib.sha256(student.encode()).digest()[:8], "big") % self.count == self.index - 1

@@ -22,7 +22,7 @@ from typing import Any
 
 from judge.errors import BadInput
 from judge.grading.discover import Loaded
-from judge.judging.submission import Plan
+from judge.judging.plan import Plan
 from judge.judging.verdict import Severity, look
 from judge.machine import judge_version
 

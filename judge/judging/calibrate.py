@@ -19,13 +19,14 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.errors import BadInput, InternalError
+from judge.errors import InternalError
 from judge.judging.limits import CaseLimits
 from judge.judging.session import Session, judge_cases
 from judge.judging.verdict import Verdict
 from judge.machine import cpu_model, torch_version
 from judge.package.problem import Problem
 from judge.places import cache_dir
+from judge.settings import CALIBRATION
 from judge.worker import probe
 from judge.worker.confinement import Confinement
 from judge.worker.launch import fresh
@@ -35,10 +36,6 @@ CACHE_FORMAT = "2"
 """in every cache key: a calibration stored before sessions checked the workers' builds (format 1) proves no
 build here, so it is measured again"""
 CALIBRATION_LIMITS = CaseLimits(cpu_s=60.0, memory_bytes=8 << 30)
-CALIBRATION_ENV = "JUDGE_CALIBRATION"
-CALIBRATIONS = ("machine", "pinned")
-"""``machine`` (the default): calibrate on each machine; ``pinned``: use a calibration of the same problem, torch
-and device measured on any machine, calibrating only where there is none"""
 
 
 def _digest(parts: list[str]) -> str:
@@ -61,10 +58,9 @@ def _machine() -> str:
 
 
 def calibration_scope() -> str:
-    scope = os.environ.get(CALIBRATION_ENV) or CALIBRATIONS[0]
-    if scope not in CALIBRATIONS:
-        raise BadInput("bad_calibration", env=CALIBRATION_ENV, value=scope, choices=", ".join(CALIBRATIONS))
-    return scope
+    """``machine`` (the default): calibrate on each machine; ``pinned``: use a calibration of the same problem,
+    torch and device measured on any machine, calibrating only where there is none (:data:`CALIBRATION`)."""
+    return CALIBRATION.choice()
 
 
 @dataclass(frozen=True)

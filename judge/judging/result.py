@@ -17,10 +17,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-MAX_DEPTH = 64
-"""the worker encodes at most 32 levels (``judge.worker.main.ENCODE_DEPTH``); anything deeper is forged"""
-MESSAGE_CHARS = 2000
-ERROR_FIELDS = ("exc", "msg", "trace")
+from judge.worker import protocol
+from judge.worker.protocol import ENCODE_DEPTH, ERROR_FIELDS, MESSAGE_CHARS
+
+MAX_DEPTH = 2 * ENCODE_DEPTH
+"""the worker encodes at most ``ENCODE_DEPTH`` levels; anything deeper is forged"""
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -77,8 +78,8 @@ def parse(message: Any, call_id: int) -> Reply | None:
     """The reply to call ``call_id``, or None when ``message`` is not a well-formed one (a protocol violation)."""
     if type(message) is not dict or type(message.get("id")) is not int or message["id"] != call_id:
         return None
-    if message.get("type") == "error":
+    if message.get("type") == protocol.Reply.ERROR:
         return Reply("error", error=error_fields(message))
-    if message.get("type") != "result" or "value" not in message or depth(message["value"]) > MAX_DEPTH:
+    if message.get("type") != protocol.Reply.RESULT or "value" not in message or depth(message["value"]) > MAX_DEPTH:
         return None
     return Reply("result", value=clean_value(message["value"]))

@@ -1,7 +1,7 @@
 """Judge one submission on a list of cases: drive workers, decide each call's verdict, replace broken workers.
 
 The flow per submission: check that a worker builds every case bit-identically (once per judge, in a checker
-that never imports a submission: :func:`judge.worker.main.serve`), start a worker, let it import the submission,
+that never imports a submission: :mod:`judge.worker.protocol`), start a worker, let it import the submission,
 make one untimed warm-up call, then call every case's methods in order under that case's limits; each call's
 request holds that call alone (:meth:`judge.package.cases.Case.call_request`). After any abnormal end the
 worker is replaced and judging goes on. Which cases are not run, so that a submission that loops forever costs
@@ -23,7 +23,9 @@ from judge.judging.verdict import ENDINGS, OOM_KILLED, Verdict, from_ending, fro
 from judge.machine import torch_version
 from judge.package.cases import Case
 from judge.worker.confinement import DISK_QUOTA
+from judge.worker import protocol
 from judge.worker.launch import Launch
+from judge.worker.protocol import Reply
 from judge.worker.runner import TASK_LIMIT, Budget, Ending, Outcome, Worker
 
 SETUP_WALL_S = 120.0
@@ -136,10 +138,9 @@ class Session:
             worker.close()
             return
         setup_budget = Budget(cpu_s=4 * SETUP_WALL_S, wall_s=SETUP_WALL_S, memory_bytes=self.memory_bytes)
-        worker.send({"type": "setup", "device": self.device, "methods": self.methods})
+        worker.send(protocol.setup(self.device, self.methods))
         setup = worker.receive(setup_budget)
-        locked = setup.message()
-        if not isinstance(locked, dict) or locked.get("type") != "locked":
+        if not protocol.is_reply(setup.message(), Reply.LOCKED):
             worker.close()
             self.failed_start = (Verdict.INTERNAL_ERROR, _judges_note("WorkerStart", "worker_did_not_start"))
             return
@@ -148,11 +149,11 @@ class Session:
         if self.imported:  # a receive's CPU time counts from the worker's start: the import's is the difference
             self.spent_s += max(ready.cpu_s - setup.cpu_s, ready.wall_s - ready.waited_s)
         self.imported = True
-        if isinstance(message, dict) and message.get("type") == "ready":
+        if protocol.is_reply(message, Reply.READY):
             self.worker = worker
             return
         worker.close()
-        error = error_fields(message) if isinstance(message, dict) and message.get("type") == "import_error" else {
+        error = error_fields(message) if protocol.is_reply(message, Reply.IMPORT_ERROR) else {
             **_startup_failure(ready), "trace": ""}
         if self.hidden_sent:
             # A worker that saw a hidden case could have left its inputs in a file the next import reads and raises
@@ -164,7 +165,7 @@ class Session:
         """A worker told to build every case and answer their checksums; it never imports the submission."""
         checker = Worker(self.solution, self.memory_bytes, self.launch)
         checker.start()
-        checker.send({"type": "verify", "cases": [c.objects for c in self.cases]})
+        checker.send(protocol.verify([c.objects for c in self.cases]))
         return checker
 
     def _checked(self, checker: Worker) -> bool:
@@ -173,7 +174,7 @@ class Session:
         budget = Budget(cpu_s=4 * SETUP_WALL_S, wall_s=SETUP_WALL_S, memory_bytes=self.memory_bytes)
         answer = checker.receive(budget).message()
         checker.close()
-        sums = answer.get("checksums") if isinstance(answer, dict) and answer.get("type") == "checksums" else None
+        sums = answer.get("checksums") if protocol.is_reply(answer, Reply.CHECKSUMS) else None
         if not isinstance(sums, list) or len(sums) != len(self.cases):
             self.failed_start = (Verdict.INTERNAL_ERROR, _judges_note("WorkerStart", "worker_did_not_start"))
             return False
@@ -208,7 +209,7 @@ class Session:
 
     def _call_message(self, case_index: int, call_index: int) -> dict[str, Any]:
         self.hidden_sent = self.hidden_sent or self.cases[case_index].hidden
-        return {"type": "call", "id": self._next_id, **self.cases[case_index].call_request(call_index)}
+        return protocol.call(self._next_id, self.cases[case_index].call_request(call_index))
 
     def _warm_up(self, budget: Budget) -> Outcome | None:
         """One untimed call whose result is thrown away: lazy initialisation is not charged to the first case.

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import BadInput
+from judge.settings import PROBLEMS, SOLUTIONS, Setting
 from judge.package.cases import VISIBILITIES, Case, load_case
 from judge.package.tolerance import DEFAULT, Tolerance, parse_tolerance
 
@@ -34,17 +35,12 @@ def bundle() -> Path | None:
         return beside if beside.is_dir() else None
 
 
-def env_folders(name: str) -> list[Path]:
-    """The folders of an ``os.pathsep``-separated variable, as written."""
-    return [Path(p) for p in os.environ.get(name, "").split(os.pathsep) if p]
-
-
-def _existing(name: str) -> list[Path]:
-    """:func:`env_folders`, each of which must exist, so that a mistyped folder is never silently skipped."""
-    folders = env_folders(name)
+def _existing(setting: Setting) -> list[Path]:
+    """The setting's folders, each of which must exist, so that a mistyped folder is never silently skipped."""
+    folders = setting.folders()
     for folder in folders:
         if not folder.is_dir():
-            raise BadInput("root_missing", variable=name, path=folder)
+            raise BadInput("root_missing", variable=setting.name, path=folder)
     return folders
 
 
@@ -55,13 +51,13 @@ def problems_roots() -> list[Path]:
     bundled problem replaces it.
     """
     found = bundle()
-    return env_folders("JUDGE_PROBLEMS") + ([found / "problems"] if found else [])
+    return PROBLEMS.folders() + ([found / "problems"] if found else [])
 
 
 def solutions_roots() -> list[Path]:
     """Where reference solutions are looked for, in order: each folder of ``$JUDGE_SOLUTIONS``, then the
     ``solutions/`` folder beside each problem root (see :attr:`Problem.reference`)."""
-    return env_folders("JUDGE_SOLUTIONS") + [root.parent / "solutions" for root in problems_roots()]
+    return SOLUTIONS.folders() + [root.parent / "solutions" for root in problems_roots()]
 
 
 @dataclass(frozen=True)
@@ -128,7 +124,7 @@ class Problem:
         beside this problem's root."""
         name = f"{self.slug}.py"
         beside = self.root.parent.parent / "solutions" / name
-        return next((d / name for d in _existing("JUDGE_SOLUTIONS") if (d / name).is_file()), beside)
+        return next((d / name for d in _existing(SOLUTIONS) if (d / name).is_file()), beside)
 
     @property
     def starter(self) -> Path:
@@ -200,7 +196,7 @@ def load_problem(root: Path) -> Problem:
 
 def _packages() -> dict[str, Path]:
     """Each problem's folder by slug, the first root that has a slug winning (see :func:`problems_roots`)."""
-    _existing("JUDGE_PROBLEMS")  # a mistyped folder is an error, not a root without problems
+    _existing(PROBLEMS)  # a mistyped folder is an error, not a root without problems
     roots = problems_roots()
     found: dict[str, Path] = {}
     for root in roots:

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import BadInput
-from judge.judging.submission import make_plan
+from judge.judging.plan import Asked, make_plan
 from judge.package.problem import Problem
-from judge.pipeline import OnCase, Submitted, failure_report, judge_guarded
+from judge.pipeline import Judge, OnCase, Submitted, failure_report, judge_guarded
 
 MODE, DEVICE = "submit", "cpu"
 
@@ -24,7 +24,7 @@ def judge_submission(problem: Problem, path: Path, reason: str | None = None,
     folder it was looked for in). ``on_case`` hears each case's verdict as soon as it is known."""
     submitted = Submitted(path, b"", unjudgeable=reason) if reason is not None else Submitted.read(path)
     try:
-        return judge_guarded(problem, MODE, DEVICE, submitted, on_case=on_case)
+        return judge_guarded(submitted, Judge(Asked(problem, MODE, DEVICE)), on_case=on_case)
     except BadInput as exc:  # the problem cannot be judged here: the judge's failure, never the student's verdict
         return failure_report(problem, submitted, MODE, DEVICE, str(exc))
 

@@ -19,7 +19,8 @@ from judge.report.render import render, use_color
 
 def cmd_watch(args: argparse.Namespace) -> int:
     """Judge the samples on every save until Ctrl-C, which ends it normally."""
-    from judge.judging.submission import cuda_available, read_submission
+    from judge.judging.plan import cuda_available
+    from judge.judging.submission import read_submission
     from judge.practice.watch import watch
 
     problem = find_problem(args.slug)

@@ -37,15 +37,16 @@ class CheckResult:
 def judge_source(slug: str, source: str, submit: bool = False) -> dict[str, Any]:
     """Judge ``source`` as a submission file and record the attempt; the judge's own failures become a report,
     and only bad input (an unknown problem, no expected values) is raised."""
+    from judge.judging.plan import Asked
     from judge.judging.submission import read_submission
-    from judge.pipeline import Submitted, judge_guarded
+    from judge.pipeline import Judge, Submitted, judge_guarded
 
     problem = find_problem(slug)
     with tempfile.TemporaryDirectory(prefix="judge-notebook-") as folder:
         path = Path(folder) / f"{problem.slug}.py"
         path.write_text(source, encoding="utf-8")
         submitted = Submitted(path, read_submission(path), SOURCE_LABEL)
-        report = judge_guarded(problem, "submit" if submit else "run", "cpu", submitted)
+        report = judge_guarded(submitted, Judge(Asked(problem, "submit" if submit else "run", "cpu")))
     _, warning = record_report(report, code=source)
     if warning:
         print(f"judge: {warning}", file=sys.stderr)

@@ -1,7 +1,7 @@
 """``judge watch SLUG FILE``: judge the sample cases again every time the file is saved, as rustlings' ``watch``.
 
 The cost of ``judge run`` is mostly starting: an interpreter, ``import torch``, a check that the cases build
-bit-identically. A watcher pays that once: it keeps one warm process (:class:`judge.worker.forkserver.ForkServer`,
+bit-identically. A watcher pays that once: it keeps one warm pool (:class:`judge.judging.pool.WorkerPool`,
 as ``judge serve`` does) and one plan, and each save is judged by a fresh confined fork of it, exactly as
 ``judge run`` judges (same cases, limits and report). Saves are noticed by reading the file every
 :data:`POLL_S` seconds and comparing its bytes (the standard library has no portable file-change events, and a
@@ -17,11 +17,10 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from judge.judging.submission import make_plan
+from judge.judging.plan import make_plan
+from judge.judging.pool import WorkerPool
 from judge.package.problem import Problem
 from judge.pipeline import Judge, Submitted, judge_guarded
-from judge.worker.forkserver import ForkServer
-from judge.worker.probe import confinement
 
 POLL_S = 0.1
 """how often the file is looked at"""
@@ -31,26 +30,16 @@ class Watcher:
     """One problem's sample cases, judged again and again through one warm process."""
 
     def __init__(self, problem: Problem, device: str = "cpu"):
-        self.problem, self.device = problem, device
-        self.plan = make_plan(problem, "run", device)
-        self.server: ForkServer | None = None
-        self._judge: Judge | None = None
-
-    def _warm(self) -> Judge:
-        if self.server is None or not self.server.alive:  # first use, or a submission killed it: a new one
-            self.close()
-            self.server = ForkServer(confinement(self.device))
-            self._judge = Judge.forked(self.plan, self.server)
-        return self._judge
+        plan = make_plan(problem, "run", device)
+        self.pool = WorkerPool(plan.confinement)
+        self._judge = Judge(plan, self.pool)
 
     def judge(self, submitted: Submitted) -> dict[str, Any]:
         """The report of ``judge run`` for ``submitted``."""
-        return judge_guarded(self.problem, "run", self.device, submitted, self._warm)
+        return judge_guarded(submitted, self._judge)
 
     def close(self) -> None:
-        if self.server is not None:
-            self.server.close()
-        self.server, self._judge = None, None
+        self.pool.close()
 
 
 def _snapshot(path: Path) -> bytes | None:

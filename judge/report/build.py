@@ -48,7 +48,7 @@ from judge.machine import judge_version
 from judge.package.cases import tag_nonfinite
 from judge.package.describe import describe_inputs
 from judge.package.tolerance import DEFAULT, Tolerance
-from judge.worker.main import SOURCE_NAME
+from judge.worker.protocol import SOURCE_NAME
 
 SCHEMA_VERSION = 1
 MB = 2**20

@@ -1,6 +1,6 @@
 """Judge Run and Submit for the site: the warm worker path of ``judge grade``, one learner, live progress.
 
-One thread owns one :class:`judge.worker.forkserver.ForkServer` (it is used by one thread at a time) and judges
+One thread owns one warm pool (:class:`judge.judging.pool.WorkerPool`, used by one thread at a time) and judges
 the queued jobs in order; each submission is a fresh confined fork of it, judged through
 :func:`judge.pipeline.judge_guarded` with the same plan (cases, expected values, limits) as ``judge run`` and
 ``judge submit``, or for a case the learner pasted, the plan of ``judge run --case`` (not recorded in the
@@ -23,7 +23,8 @@ from typing import Any, AsyncIterator
 from judge import messages
 from judge.errors import BadInput
 from judge.judging.session import CaseResult
-from judge.judging.submission import CUSTOM, Plan, custom_plan, make_plan
+from judge.judging.plan import CUSTOM, Asked, Plan
+from judge.judging.pool import WorkerPool
 from judge.package.cases import load_case
 from judge.package.problem import Problem
 from judge.pipeline import Judge, Submitted, judge_guarded
@@ -31,7 +32,6 @@ from judge.practice.history import record_report
 from judge.report.render import html_fragment
 from judge.serve import store
 from judge.serve.stopping import Stop, Stopped
-from judge.worker.forkserver import ForkServer
 from judge.worker.probe import confinement
 
 SOURCE_LABEL = "browser"
@@ -39,7 +39,7 @@ SOURCE_LABEL = "browser"
 KEPT_JOBS = 32
 """finished jobs whose events can still be read (a page that reconnects, a second tab)"""
 CASE_FILE = "input.json"
-"""the pasted case, as a file for :func:`judge.judging.submission.custom_plan`: its id is ``custom/input``"""
+"""the pasted case, as a file for :func:`judge.judging.plan.custom_plan`: its id is ``custom/input``"""
 CASE_LABEL = "custom input"
 """what a one-line error about the pasted case calls it (the command line names the case file)"""
 LAST_EVENTS = ("done", "error", "stopped")
@@ -90,8 +90,10 @@ class Judging:
     def __init__(self, device: str = "cpu"):
         self.device = device
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="judge-serve")
-        self._zygote: ForkServer | None = None
-        self._judges: dict[tuple[str, str], Judge] = {}
+        self._pool: WorkerPool | None = None
+        """made on the judging thread, where probing the confinement may fail like any judgement"""
+        self._asked: dict[tuple[str, str], Asked] = {}
+        """per problem and mode, what is judged (its plan made once, on its first judgement)"""
         self._lock = threading.Lock()
         self._running: dict[str, Job] = {}
         self._jobs: OrderedDict[str, Job] = OrderedDict()
@@ -100,7 +102,7 @@ class Judging:
     # -- on the event loop -------------------------------------------------------------------------------------
     def warm(self) -> None:
         """Start the zygote now, so the first Run does not wait for ``import torch``."""
-        self._executor.submit(self._warm_zygote)
+        self._executor.submit(lambda: self._workers().begin())
 
     def start(self, problem: Problem, mode: str, code: str, case: str | None = None) -> Job:
         """Queue a judgement (``case``: on that case alone, in ``run`` mode); raises :class:`AlreadyJudging`
@@ -128,34 +130,27 @@ class Judging:
         job.stop.stop()
 
     def close(self) -> None:
-        self._executor.submit(self._close_zygote)
+        self._executor.submit(self._close_pool)
         self._executor.shutdown(wait=True, cancel_futures=True)
 
     # -- on the judging thread ---------------------------------------------------------------------------------
-    def _warm_zygote(self) -> ForkServer:
-        if self._zygote is None or not self._zygote.alive:  # first use, or it died: start a new one
-            self._close_zygote()
-            self._zygote = ForkServer(confinement(self.device))
-        return self._zygote
-
-    def _close_zygote(self) -> None:
-        if self._zygote is not None:
-            self._zygote.close()
-            self._zygote, self._judges = None, {}
-
     def _judge_for(self, problem: Problem, job: Job, case: Path | None) -> Judge:
-        """The warm judge of the problem and mode (a plan per problem and mode, its cases checked once per zygote),
-        or one made for the learner's case; its workers started through the job's :class:`Stop`."""
-        zygote = self._warm_zygote()
+        """The judge of the problem and mode (its plan made once, its cases checked once per warm process), or of the
+        learner's case; its workers started through the job's :class:`Stop`."""
         if case is not None:
-            judge = Judge.forked(custom_plan(problem, case, self.device), zygote)
+            asked = Asked(problem, job.mode, self.device, case)
         else:
-            key = (problem.slug, job.mode)
-            if key not in self._judges:
-                self._judges[key] = Judge.forked(make_plan(problem, job.mode, self.device), zygote)
-            judge = self._judges[key]
-        judge.launch = job.stop.launching(zygote.launch)
-        return judge
+            asked = self._asked.setdefault((problem.slug, job.mode), Asked(problem, job.mode, self.device))
+        return Judge(asked, self._workers(), launching=job.stop.launching)
+
+    def _workers(self) -> WorkerPool:
+        if self._pool is None:
+            self._pool = WorkerPool(confinement(self.device))
+        return self._pool
+
+    def _close_pool(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
 
     def _run(self, job: Job, problem: Problem, code: str) -> None:
         try:
@@ -190,8 +185,8 @@ class Judging:
             if job.case is not None:
                 case = Path(folder) / CASE_FILE
                 case.write_text(job.case, encoding="utf-8", errors="surrogatepass")
-            return judge_guarded(problem, job.mode, self.device, Submitted.read(path, SOURCE_LABEL),
-                                 lambda: self._judge_for(problem, job, case), on_start=on_start, on_case=on_case)
+            return judge_guarded(Submitted.read(path, SOURCE_LABEL), self._judge_for(problem, job, case),
+                                 on_start=on_start, on_case=on_case)
 
     def _done(self, report: dict[str, Any], code: str, recorded: bool) -> dict[str, Any]:
         """The last event of a job. A judgement of the problem's cases is recorded in the history, its report and

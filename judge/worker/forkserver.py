@@ -25,11 +25,11 @@ from judge.errors import InternalError
 from judge.worker import cgroup, procfs
 from judge.worker.confinement import Confinement
 from judge.worker.launch import Started, start_zygote, worker_group
+from judge.worker.zygote import PACKET
 
 START_S = 120.0
 """how long the zygote may take to import torch"""
 REPLY_S = 30.0
-PACKET = 1 << 16
 
 
 class ForkServer:

@@ -1,7 +1,7 @@
 """Start a worker, or the warm process that forks workers, under a confinement found beforehand.
 
 Nothing here probes: the caller passes the :class:`judge.worker.confinement.Confinement` that
-:func:`judge.worker.probe.confinement` found (a :class:`judge.judging.submission.Plan` holds it), so every worker
+:func:`judge.worker.probe.confinement` found (a :class:`judge.judging.plan.Plan` holds it), so every worker
 of a judgement is started exactly the way the probe's own process was.
 """
 
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from judge.settings import CGROUPS
 from judge.worker import cgroup, libc, mounts, privileges, scratch as scratches
 from judge.worker.confinement import CGROUP_EXTRA_TASKS, PROCESS_LIMIT, SANDBOX_UID, TMPFS_BYTES, Confinement
 
@@ -26,8 +27,6 @@ PR_SET_PDEATHSIG = 1
 FILE_SIZE_LIMIT = 16 << 20
 DATA_HEADROOM = 256 << 20
 LIFETIME_CPU_S = 600
-CGROUPS_ENV = "JUDGE_CGROUPS"
-"""``off``: no cgroup even where the machine allows them (to test the fallbacks)"""
 PYTHON_FLAGS = ("-I", "-B")
 """isolated mode (no ``PYTHON*`` variables, no user site, no script directory on ``sys.path``), and no bytecode
 written: ``-I`` ignores ``PYTHONDONTWRITEBYTECODE``, so without ``-B`` a worker that keeps uid 0 would write
@@ -189,7 +188,7 @@ def protect_judge() -> None:
     or ``fd`` without ``CAP_SYS_PTRACE``, which no worker has."""
     privileges.set_dumpable(False)
     scratches.remove_leftovers()
-    if os.environ.get(CGROUPS_ENV) != "off":
+    if not CGROUPS.off():
         cgroup.remove_leftovers(scratches.running)
 
 

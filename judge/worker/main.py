@@ -5,19 +5,8 @@ Usage: ``python -I -B -m judge.worker.main REQUEST_FD RESPONSE_FD SOLUTION_PATH 
 from a warm process (:mod:`judge.worker.zygote`), which ran :func:`prepare` once for all its workers, runs the
 same protocol through :func:`serve`.
 
-Protocol, one JSON object per line on dedicated pipes (never stdout, never pickle); a request may be followed by
-its ``hidden`` values as raw bytes (:func:`encode_request`):
-
-* a *checker* gets one ``verify`` (every case's object specifications), builds each case, answers ``checksums``
-  and ends. It never imports the submission: the cases it held die with it, before any submission code runs in
-  a worker of the same judge (:meth:`judge.judging.session.Session._start`).
-* a *worker* gets ``setup`` (device, method names: nothing of any case), locks itself down
-  (:func:`lock_down`: no capabilities, and when told to, Landlock and the seccomp filter; a layer that fails to
-  load stops the worker here) and answers ``locked``; it imports the submission and answers ``ready`` or
-  ``import_error``; then, for each ``call`` (one call's method, arguments and the specifications of the objects
-  those name, never another call's: :meth:`judge.package.cases.Case.call_request`), it builds those objects
-  afresh, forgets the request, calls the method and answers ``result`` (the encoded value) or ``error``
-  (exception type, message, traceback tail).
+The messages, in order, and their shapes are :mod:`judge.worker.protocol`'s; this module is what the worker does
+between them.
 
 Everything after the import runs alongside untrusted code, so the parent trusts nothing it says: it measures time
 and memory itself and checks every reply (:mod:`judge.judging.result`).
@@ -29,20 +18,15 @@ import importlib
 import json
 import linecache
 import os
-import struct
 import sys
 import traceback
 import types
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from judge.worker import landlock, privileges
+from judge.worker import landlock, privileges, protocol
+from judge.worker.protocol import ENCODE_DEPTH, SOURCE_NAME
 
-ENCODE_DEPTH = 32
-MESSAGE_CHARS = 2000
-SOURCE_NAME = "<submission>"
-"""the file name the submission is compiled under: its frames are told from the judge's by it, and reports show
-the learner's own name for it (:func:`judge.report.build.build_report`)"""
 TRACE_FRAMES = 8
 """the submission's frames a traceback keeps, the innermost ones"""
 WARM_OBJECTS = {
@@ -53,26 +37,6 @@ WARM_OBJECTS = {
 }
 """a fixed case, built by :func:`prepare`"""
 
-
-HIDDEN = "<d"
-"""how one hidden value travels: a little-endian float64"""
-
-
-def encode_request(message: dict[str, Any]) -> bytes:
-    """A request on the wire: its JSON line, with ``hidden`` (a list of numbers) replaced by their count and sent
-    after the newline as raw float64s. The worker reads them into a buffer it wipes once they are used
-    (:class:`Requests`), so no text of theirs stays in its memory: they are the settings a
-    built object must not show (a custom layer's bug, a head's wiring; :func:`judge.package.kinds.conceal`)."""
-    hidden = message.get("hidden", [])
-    line = json.dumps({**message, "hidden": len(hidden)}).encode() + b"\n"
-    return line + b"".join(struct.pack(HIDDEN, float(v)) for v in hidden)
-
-
-def _send(out: BinaryIO, message: dict[str, Any]) -> None:
-    sys.stdout.flush()
-    sys.stderr.flush()
-    out.write(json.dumps(message).encode() + b"\n")
-    out.flush()
 
 
 def _exact_number(value: Any, np: Any) -> Any:
@@ -124,9 +88,8 @@ def learner_trace(exc: BaseException) -> str:
     return "".join(kept.format()[-TRACE_FRAMES:])
 
 
-def _error(exc: BaseException) -> dict[str, Any]:
-    return {"exc": type(exc).__name__[:60], "msg": str(exc)[:MESSAGE_CHARS],
-            "trace": learner_trace(exc)[-MESSAGE_CHARS:]}
+def _error(exc: BaseException) -> dict[str, str]:
+    return protocol.error_fields(type(exc).__name__, str(exc), learner_trace(exc))
 
 
 def _force_full_fp32(torch: Any, device: str) -> None:
@@ -141,58 +104,6 @@ def _build(objects: dict[str, Any], device: str) -> dict[str, Any]:
     from judge.package.build import build_objects, to_device
 
     return {name: to_device(obj, device) for name, obj in build_objects(objects).items()}
-
-
-class Requests:
-    """The parent's requests, read from the raw pipe into one buffer that is wiped as each is consumed.
-
-    A request's ``hidden`` values (:func:`encode_request`) are read from that buffer as
-    numbers and its bytes zeroed at once; no buffered reader ever holds a copy of them.
-    """
-
-    CHUNK = 1 << 16
-
-    def __init__(self, stream: BinaryIO):
-        self.stream = stream
-        self.buffer = bytearray(self.CHUNK)
-        self.end = 0
-
-    def _fill(self, need: int) -> bool:
-        """Read until the buffer holds ``need`` bytes; False at the end of the stream."""
-        while self.end < need:
-            if self.end == len(self.buffer):
-                grown = bytearray(2 * len(self.buffer))
-                grown[:self.end] = self.buffer
-                self.buffer[:] = bytes(len(self.buffer))
-                self.buffer = grown
-            read = self.stream.readinto(memoryview(self.buffer)[self.end:])
-            if not read:
-                return False
-            self.end += read
-        return True
-
-    def next(self) -> dict[str, Any] | None:
-        """The next request, with ``hidden`` as a tuple of floats; None when the parent closed the pipe."""
-        start = 0
-        while (newline := self.buffer.find(b"\n", start, self.end)) < 0:
-            start = self.end
-            if not self._fill(self.end + 1):
-                return None
-        message = json.loads(self.buffer[:newline].decode())
-        count = message.get("hidden", 0)
-        size = struct.calcsize(HIDDEN)
-        if type(count) is not int or not self._fill(newline + 1 + count * size):
-            return None
-        message["hidden"] = struct.unpack_from(f"<{count}d", self.buffer, newline + 1)
-        used = newline + 1 + count * size
-        rest = bytes(self.buffer[used:self.end])
-        self.buffer[:self.end] = bytes(self.end)
-        self.buffer[:len(rest)] = rest
-        self.end = len(rest)
-        return message
-
-    def __iter__(self) -> Any:
-        return iter(self.next, None)
 
 
 def _import_solution(path: str, methods: list[str]) -> Any:
@@ -263,7 +174,7 @@ def _verify(request: dict[str, Any], out: BinaryIO) -> None:
     """A checker's one answer: the checksum of every case's objects, built on the CPU as ``judge gen`` built them."""
     from judge.package.build import checksum
 
-    _send(out, {"type": "checksums", "checksums": [checksum(_build(objects, "cpu")) for objects in request["cases"]]})
+    protocol.send(out, protocol.checksums([checksum(_build(objects, "cpu")) for objects in request["cases"]]))
 
 
 def _call(solution: Any, request: dict[str, Any], device: str) -> Any:
@@ -284,11 +195,11 @@ def serve(requests: BinaryIO, out: BinaryIO, solution: str, lockdown: Lockdown) 
     import torch
 
     torch.set_num_threads(1)
-    incoming = Requests(requests)
+    incoming = protocol.Requests(requests)
     setup = incoming.next()
     if setup is None:
         return
-    if setup["type"] == "verify":
+    if setup["type"] == protocol.Request.VERIFY:
         privileges.set_dumpable(False)  # it holds every case: no process of its uid may read its memory
         _verify(setup, out)
         return
@@ -299,22 +210,22 @@ def serve(requests: BinaryIO, out: BinaryIO, solution: str, lockdown: Lockdown) 
     except ImportError:
         np = None
     lock_down(lockdown, os.path.dirname(solution), device)
-    _send(out, {"type": "locked"})
+    protocol.send(out, protocol.locked())
     try:
         solution_obj = _import_solution(solution, methods)
     except BaseException as exc:  # noqa: BLE001 -- SystemExit at import is the submission's failure too
-        _send(out, {"type": "import_error", **_error(exc)})
+        protocol.send(out, protocol.import_error(_error(exc)))
         return
-    _send(out, {"type": "ready"})
+    protocol.send(out, protocol.ready())
     for request in incoming:
         reply_id = request["id"]
         _force_full_fp32(torch, device)
         try:
-            reply = {"type": "result", "value": encode(_call(solution_obj, request, device), np)}
+            reply = protocol.result(reply_id, encode(_call(solution_obj, request, device), np))
         except BaseException as exc:  # noqa: BLE001 -- sys.exit() inside a method is a runtime error
-            reply = {"type": "error", **_error(exc)}
+            reply = protocol.error(reply_id, _error(exc))
         del request
-        _send(out, {"id": reply_id, **reply})
+        protocol.send(out, reply)
 
 
 def prepare() -> None:

@@ -17,14 +17,12 @@ import sys
 from dataclasses import dataclass
 
 from judge import messages
-from judge.errors import BadInput
+from judge.settings import CGROUPS, MAX_LEVEL, PRIVATE_MOUNTS
 from judge.worker import cgroup, landlock, mounts
-from judge.worker.confinement import (DISK_QUOTA, LEVELS, PROCESS_LIMIT, SANDBOX_UID, TMPFS_BYTES, Confinement)
-from judge.worker.launch import CGROUPS_ENV, PYTHON_FLAGS, popen
+from judge.worker.confinement import DISK_QUOTA, PROCESS_LIMIT, SANDBOX_UID, TMPFS_BYTES, Confinement
+from judge.worker.launch import PYTHON_FLAGS, popen
 from judge.worker.scratch import make_scratch
 
-MAX_LEVEL_ENV = "JUDGE_MAX_LEVEL"
-PRIVATE_MOUNTS_ENV = "JUDGE_PRIVATE_MOUNTS"
 """``off``: no private mounts below L2 even as root (to test what a judge that is not root gives)"""
 PROBE_TIMEOUT_S = 60
 PROBE = """
@@ -61,9 +59,7 @@ def confinement(device: str = "cpu") -> Confinement:
 
     A GPU worker stops at L1: bubblewrap's minimal view has no GPU device nodes or driver files in it.
     """
-    cap = os.environ.get(MAX_LEVEL_ENV, "L2")
-    if cap not in LEVELS:
-        raise BadInput("bad_max_level", value=cap, levels=", ".join(LEVELS))
+    cap = MAX_LEVEL.choice()
     if device == "cuda" and cap == "L2":
         return _probe("L1", messages.say("no_gpu_in_bwrap"))
     return _probe(cap, messages.say("level_capped", cap=cap))
@@ -140,8 +136,8 @@ def _probe(cap: str, capped_because: str) -> Confinement:
 
 def _cgroup_version(missing: list[str]) -> int:
     """The cgroup version workers get; why none, added to ``missing``."""
-    if os.environ.get(CGROUPS_ENV) == "off":
-        missing.append(messages.say("layer_off", layer="cgroup", reason=messages.say("layer_env_off", env=CGROUPS_ENV)))
+    if CGROUPS.off():
+        missing.append(messages.say("layer_off", layer="cgroup", reason=messages.say("layer_env_off", env=CGROUPS.name)))
         return 0
     found = cgroup.available()
     if isinstance(found, str):
@@ -152,8 +148,8 @@ def _cgroup_version(missing: list[str]) -> int:
 
 def _private_mounts_work(base: Confinement, missing: list[str]) -> bool:
     """Below L2: whether a probe in a mount namespace of its own, with a sized scratch tmpfs, starts here."""
-    if os.geteuid() != 0 or os.environ.get(PRIVATE_MOUNTS_ENV) == "off":
-        reason = messages.say("layer_env_off", env=PRIVATE_MOUNTS_ENV) if os.geteuid() == 0 else messages.say(
+    if os.geteuid() != 0 or PRIVATE_MOUNTS.off():
+        reason = messages.say("layer_env_off", env=PRIVATE_MOUNTS.name) if os.geteuid() == 0 else messages.say(
             "layer_uid_not_root")
         missing.append(messages.say("layer_off", layer="private mounts", reason=reason))
         return False

@@ -8,7 +8,6 @@ Nothing here decides a verdict: :class:`Outcome` says what happened, in the word
 
 from __future__ import annotations
 
-import json
 import os
 import select
 import signal
@@ -20,7 +19,7 @@ from typing import Any
 from judge.worker import procfs
 from judge.worker.confinement import CGROUP_EXTRA_TASKS, DISK_QUOTA, PROCESS_LIMIT
 from judge.worker.launch import Launch, Started
-from judge.worker.main import encode_request
+from judge.worker.protocol import RESPONSE_CAP, decode, encode_request
 
 POLL_S = 0.005
 DISK_POLL_S = 0.05
@@ -28,10 +27,7 @@ DISK_POLL_S = 0.05
 TASK_LIMIT = PROCESS_LIMIT + CGROUP_EXTRA_TASKS
 """threads of the whole tree (bubblewrap's processes included) above which the parent ends the worker: where
 neither ``RLIMIT_NPROC`` (uid 0) nor a pids cgroup refuses them first"""
-RESPONSE_CAP = 1 << 20
 OUTPUT_CAP = 64 << 10
-
-
 
 class Ending(StrEnum):
     """How a request ended when it did not end with an answer within its limits, as CMS names its exit statuses.
@@ -99,10 +95,7 @@ class Outcome:
 
     def message(self) -> Any:
         """The response as JSON, or None when it is not valid JSON (a protocol violation)."""
-        try:
-            return json.loads(self.line, parse_constant=float)
-        except (ValueError, RecursionError):
-            return None
+        return decode(self.line)
 
 
 @dataclass
@@ -143,7 +136,7 @@ class Worker:
         return self.started.process.pid
 
     def send(self, message: dict[str, Any]) -> None:
-        """One request: its JSON line, then its ``hidden`` values (if any) as raw bytes (:func:`judge.worker.main.encode_request`)."""
+        """One request: its JSON line, then its ``hidden`` values (if any) as raw bytes (:func:`judge.worker.protocol.encode_request`)."""
         data = encode_request(message)
         try:
             while data:

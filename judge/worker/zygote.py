@@ -50,6 +50,7 @@ from judge.worker import landlock, privileges
 from judge.worker.main import Lockdown
 
 PACKET = 1 << 16
+"""the largest control packet either side reads (:class:`judge.worker.forkserver.ForkServer` too)"""
 FORK_FDS = 4
 COPY_CHUNK = 1 << 20
 

@@ -59,7 +59,7 @@ def build_object(spec: dict[str, Any]) -> Any:
 def conceal(objects: dict[str, Any]) -> tuple[dict[str, Any], list[float]]:
     """Validated object specs as they travel to a worker, and the hidden values they stand on: every setting
     that decides an answer by itself and that the built object does not show (a custom layer's bug, a branched
-    head's wiring) is a number sent apart, as raw bytes (:func:`judge.worker.main.encode_request`), never as
+    head's wiring) is a number sent apart, as raw bytes (:func:`judge.worker.protocol.encode_request`), never as
     text a submission could find in its memory."""
     hidden: list[float] = []
     return {name: OBJECTS[spec["kind"]].conceal(spec, hidden) for name, spec in objects.items()}, hidden

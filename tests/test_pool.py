@@ -1,0 +1,69 @@
+"""One warm pool: the only owner of a fork server, restarted in one way, and every front end judges through it."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+import pytest
+
+from judge.judging.plan import make_plan
+from judge.judging.pool import WorkerPool
+from judge.package.problem import load_problem
+from judge.pipeline import Judge, Submitted, judge_guarded
+from tests.conftest import REFERENCE_SOURCE, REPO, SLUG
+
+POOL_MODULE = "judge/judging/pool.py"
+
+
+def test_no_module_but_the_pool_starts_a_fork_server():
+    starting = []
+    for path in sorted((REPO / "judge").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "ForkServer":
+                starting.append(str(path.relative_to(REPO)))
+    assert starting == [POOL_MODULE]
+
+
+def _kill_server(pool: WorkerPool) -> None:
+    """As a submission that kills the warm process would, and wait until it has gone."""
+    server = pool._server
+    pool.abort()
+    server.started.process.wait(timeout=60)
+
+
+@pytest.fixture
+def toy_plan(toy_root, monkeypatch):
+    monkeypatch.setenv("JUDGE_CACHE", str(toy_root / "cache"))  # the limits calibrated for the toy
+    plan = make_plan(load_problem(toy_root / "problems" / SLUG), "submit", "cpu")
+    return dataclasses.replace(plan, builds_checked=False)  # so that the pool's own record of the check shows
+
+
+def test_a_warm_pool_checks_a_plan_once_replaces_a_dead_fork_server_and_voids_what_it_died_under(toy_plan, tmp_path):
+    path = tmp_path / "mine.py"
+    path.write_text(REFERENCE_SOURCE)
+    submitted = Submitted.read(path)
+    with WorkerPool(toy_plan.confinement) as pool:
+        judge = Judge(toy_plan, pool)
+        assert not pool.checked(toy_plan)
+        assert judge_guarded(submitted, judge)["verdict"] == "accepted"
+        assert pool.checked(toy_plan)  # the next submission skips the checker
+        first = pool._server
+        assert judge_guarded(submitted, judge)["verdict"] == "accepted" and pool._server is first
+
+        _kill_server(pool)  # a fork server that died between judgements is replaced at the next one...
+        assert judge_guarded(submitted, judge)["verdict"] == "accepted"
+        assert pool._server is not first and pool._server.alive and not pool.lost()
+
+        died = judge_guarded(submitted, judge, on_case=lambda index, _: index == 0 and _kill_server(pool))
+        assert died["verdict"] == "internal_error"  # ...and one that dies under a judgement voids it
+        assert "warm worker process ended" in died["judge"]["judge_error"]
+        assert judge_guarded(submitted, judge)["verdict"] == "accepted"
+
+
+def test_a_fresh_pool_starts_no_fork_server(toy_plan, tmp_path):
+    path = tmp_path / "mine.py"
+    path.write_text(REFERENCE_SOURCE)
+    judge = Judge(toy_plan)
+    assert judge_guarded(Submitted.read(path), judge)["verdict"] == "accepted"
+    assert not judge.workers.warm and judge.workers._server is None and judge.workers.checked(toy_plan)
