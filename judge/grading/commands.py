@@ -1,0 +1,86 @@
+"""The command line of grading a class: ``judge grade`` and ``judge merge``.
+
+:func:`add_commands` adds them to ``judge``'s parser; everything heavier is imported when a command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from judge import messages
+from judge.command import add_command
+from judge.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, BadInput
+from judge.package.problem import find_problem
+from judge.report.escape import visible
+
+if TYPE_CHECKING:
+    from judge.grading.summary import ClassSummary
+
+
+def _print_class(summary: ClassSummary, index: Path) -> None:
+    print(" · ".join(f"{verdict} {count}" for verdict, count in summary.verdicts.items()))
+    print(visible(messages.say("grade_outputs", index=index)))
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    from judge.grading.progress import Line, Silent
+    from judge.grading.run import Interrupted, grade_folder
+    from judge.grading.shard import Shard
+
+    if args.jobs is not None and args.jobs < 1:
+        raise BadInput("bad_jobs", value=args.jobs)
+    problem = find_problem(args.slug)
+    shard = Shard.parse(args.shard) if args.shard else None
+    jobs = args.jobs or len(os.sched_getaffinity(0))
+    progress = Line(sys.stdout) if sys.stdout.isatty() else Silent()
+    try:
+        graded = grade_folder(problem, args.submissions, args.out, jobs=jobs, device=args.device, shard=shard,
+                              progress=progress, allow_weak=args.allow_weak_sandbox, csv_bom=args.csv_bom)
+    except Interrupted as exc:
+        print(f"judge: {messages.say('grade_interrupted', saved=exc.saved, total=exc.total)}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    print(messages.say("grade_done", total=len(graded.summary.rows), slug=problem.slug, judged=graded.judged,
+                       reused=graded.reused, seconds=graded.seconds))
+    _print_class(graded.summary, graded.index)
+    failed = graded.summary.verdicts.get("internal_error", 0)
+    if failed:
+        print(f"judge: {messages.say('grade_internal', count=failed)}", file=sys.stderr)
+        return EXIT_INTERNAL
+    return EXIT_OK
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    from judge.grading.run import merge_folders
+
+    summary, index = merge_folders(args.folders, args.out, args.csv_bom)
+    print(messages.say("merge_done", total=len(summary.rows), folders=len(args.folders)))
+    _print_class(summary, index)
+    return EXIT_OK
+
+
+def add_commands(sub: Any) -> None:
+    """Add ``grade`` and ``merge`` to ``judge``'s subcommands (``sub``, from ``add_subparsers``)."""
+    grade = add_command(sub, "grade", cmd_grade,
+                        "instructor: judge a folder of submissions in parallel, with per-student and class reports")
+    grade.add_argument("slug", help="the problem, e.g. training-diagnostics")
+    grade.add_argument("submissions", type=Path,
+                       help="a folder of .py files, or of one folder per student (the student id is the name)")
+    grade.add_argument("--out", type=Path, required=True,
+                       help="where results go; re-running with the same folder judges only what is new or changed")
+    grade.add_argument("--jobs", type=int, help="submissions judged at once (default: one per core)")
+    grade.add_argument("--shard", metavar="K/N", help="judge only the K-th of N deterministic slices (for job arrays); "
+                       "auto: K and N from a Slurm array or a Kubernetes Indexed Job")
+    grade.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where the workers run (default: cpu)")
+    grade.add_argument("--allow-weak-sandbox", action="store_true",
+                       help="grade even where the workers cannot keep hidden cases secret (see 'judge doctor')")
+    merge = add_command(sub, "merge", cmd_merge,
+                        "instructor: combine the outputs of 'judge grade --shard' runs into one class summary")
+    merge.add_argument("folders", type=Path, nargs="+", help="the --out folders of 'judge grade' runs (e.g. shards)")
+    merge.add_argument("--out", type=Path, required=True, help="where the combined results and summary go")
+    for p in (grade, merge):
+        p.add_argument("--csv-bom", action="store_true",
+                       help="start summary.csv with a UTF-8 byte order mark, so that Excel reads non-ASCII names")
