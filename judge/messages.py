@@ -320,6 +320,7 @@ CATALOGUE: dict[str, str] = {
     "mutate_unknown_mutant": "{slug} has no mutant '{id}'; 'judge mutate {slug}' lists them",
     "kill_already": "mutant {id} is already killed by {case}; nothing to add",
     "kill_nothing": "no generated input tells mutant {id} from the reference: it may be equivalent; declare it in [[mutation.equivalent]] of {path} with a reason",
+    "kill_survivor_nothing": "no generated input kills mutant {id} either: declare it in [[mutation.equivalent]] of {path} with a reason, or add a case by hand",
     "kill_written": "wrote {path}: it kills mutant {id} ({change})",
     "kill_title": "{title}, changed so that mutant {id} fails ({case}; line {line}: {change})",
 }

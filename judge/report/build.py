@@ -160,8 +160,9 @@ def _summary_line(result: CaseResult) -> str:
     if failing is None:
         return messages.say("case_accepted")
     where = _failed_field(failing)
-    return messages.say("case_failed_at" if where else "case_failed", verdict=failing.verdict.value,
-                        method=failing.method, field=where)
+    if where:
+        return messages.say("case_failed_at", verdict=failing.verdict.value, method=failing.method, field=where)
+    return messages.say("case_failed", verdict=failing.verdict.value, method=failing.method)
 
 
 def build_report(*, mode: str, problem: Any, submission: dict[str, str], results: list[CaseResult],
