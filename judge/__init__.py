@@ -1,10 +1,20 @@
 """A LeetCode-style judge and problem set for PyTorch training diagnostics.
 
-Data flows one way, one package per step:
-``package`` (problem folders, cases, building objects) -> ``worker`` (the confined process that runs a
-submission, and the parent's view of it) -> ``judging`` (validating results, the comparison rule, verdicts,
-limits) -> ``report`` (JSON first, then text, Markdown, HTML and JUnit). ``practice`` is the learner's side on
-top: progress, the commands a learner uses, and notebooks.
+Data flows one way, one layer per step, and no module imports a layer above its own (``tests/test_layers.py``):
+
+1. below everything: ``errors``, ``messages`` (every sentence shown), ``settings`` (every ``JUDGE_*`` variable),
+   ``places`` (the judge's folders) and ``machine`` (versions, CPU, GPUs);
+2. ``package``: problem folders, cases, the kinds of case objects, building them;
+3. ``worker``: the confined process that runs a submission, its wire format (``worker.protocol``), and the
+   parent's view of it;
+4. ``judging``: the plan, the warm pool of workers, driving a submission through its cases, validating what
+   comes back, the comparison rule, verdicts, limits;
+5. ``report``: JSON first, then text, Markdown, HTML and JUnit;
+6. ``pipeline``: one submission from its file to its report, through ``judge_guarded``;
+7. on top, the front ends and the author tools, each registering its own commands: ``practice`` (the learner's
+   commands, progress, notebooks), ``serve`` (the local site), ``grading`` (a class), ``platforms``
+   (Gradescope, PrairieLearn), ``doctor``, ``author`` (``new``, ``gen``, ``verify``, ``mutate``); ``cli`` only
+   puts their commands together.
 
 In a notebook: ``from judge import check; check("training-diagnostics", Solution)``, or ``%load_ext judge``
 and a cell that starts with ``%%judge training-diagnostics``. Importing ``judge`` stays cheap (no torch): the

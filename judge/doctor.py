@@ -6,6 +6,7 @@ are named, not created.
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import shutil
@@ -14,6 +15,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from judge import messages
+from judge.command import add_command
+from judge.errors import EXIT_OK
 from judge.machine import cpu_model, gpus, judge_version, torch_version
 from judge.settings import CACHE, HOME, PROBLEMS, SETTINGS, SOLUTIONS, Setting
 
@@ -127,3 +130,14 @@ SECTIONS: tuple[Section, ...] = (version, devices, problems, solutions, data, se
 
 def report() -> str:
     return "".join(line + "\n" for section in SECTIONS for line in section())
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    sys.stdout.write(report())
+    return EXIT_OK
+
+
+def add_commands(sub: Any) -> None:
+    """Add ``doctor`` to ``judge``'s subcommands (``sub``, from ``add_subparsers``)."""
+    add_command(sub, "doctor", cmd_doctor,
+                "show the version, devices, problem folders, data folders, settings and security level in use")

@@ -6,11 +6,17 @@ from typing import Any
 
 from judge import messages
 
+EXIT_OK, EXIT_NOT_ACCEPTED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+"""``judge``'s exit status: accepted (or the command succeeded), not accepted (or a check failed), bad usage or
+bad input, the judge's own failure"""
+EXIT_INTERRUPTED = 130
+"""Ctrl-C, as a shell reports SIGINT"""
+
 
 class JudgeError(Exception):
     """Base: a key into the message catalogue plus the fields its template needs."""
 
-    exit_code = 3
+    exit_code = EXIT_INTERNAL
 
     def __init__(self, key: str, **fields: Any):
         self.key = key
@@ -21,10 +27,10 @@ class JudgeError(Exception):
 class BadInput(JudgeError):
     """The user gave something the judge cannot use (unknown problem, unreadable file, bad case file)."""
 
-    exit_code = 2
+    exit_code = EXIT_USAGE
 
 
 class InternalError(JudgeError):
     """The judge's own fault, never blamed on a submission."""
 
-    exit_code = 3
+    exit_code = EXIT_INTERNAL

@@ -295,7 +295,7 @@ CATALOGUE: dict[str, str] = {
     "gen_drift": "drift    {config}: at most {share} of the tolerance{where}; the same bits as this machine's own run in {same} of {cases} cases",
     "gen_drift_where": " (at {case} {path})",
     "gen_unstable_hint": "the hint of {pitfall} rests on call {call}, which does not recognise the same mistake run on {config}: {what}. A learner on another machine would not get the hint: remove it, or make a sample tell the mistake apart by outputs that do not move",
-    "gen_build_moves": "the objects build to other bits under {path}: their construction depends on the CPU's kernels (build in float64 and cast, see shared/research/numerics.md section 2)",
+    "gen_build_moves": "the objects build to other bits under {path}: their construction depends on the CPU's kernels (build in float64 and cast, see docs/numerics.md section 2)",
     "gen_reference_elsewhere": "the reference raises, or returns what a case file cannot hold, on {dtype} objects under {path}",
     "no_reference": "{path}: no reference solution; write class Solution there ('judge new' writes a stub)",
     "new_exists": "{path} already exists; choose another slug, or remove it first",
@@ -337,6 +337,7 @@ CATALOGUE: dict[str, str] = {
     "mutate_unknown_mutant": "{slug} has no mutant '{id}'; 'judge mutate {slug}' lists them",
     "kill_already": "mutant {id} is already killed by {case}; nothing to add",
     "kill_nothing": "no generated input tells mutant {id} from the reference: it may be equivalent; declare it in [[mutation.equivalent]] of {path} with a reason",
+    "kill_survivor_nothing": "no generated input kills mutant {id} either: declare it in [[mutation.equivalent]] of {path} with a reason, or add a case by hand",
     "kill_written": "wrote {path}: it kills mutant {id} ({change})",
     "kill_title": "{title}, changed so that mutant {id} fails ({case}; line {line}: {change})",
 }

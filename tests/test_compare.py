@@ -1,4 +1,4 @@
-"""The comparison rule, as a table of accept/reject rows (numerics.md §3.4)."""
+"""The comparison rule, as a table of accept/reject rows (docs/numerics.md §3)."""
 
 import math
 

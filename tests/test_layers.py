@@ -16,8 +16,8 @@ LAYERS: list[set[str]] = [
     {"judge.judging"},
     {"judge.report"},
     {"judge.pipeline"},
-    {"judge.author", "judge.practice", "judge.grading", "judge.platforms", "judge.serve", "judge.doctor", "judge.cli",
-     "judge.__main__", "judge"},
+    {"judge.author", "judge.practice", "judge.grading", "judge.platforms", "judge.serve", "judge.doctor", "judge.command",
+     "judge.cli", "judge.__main__", "judge"},
 ]
 """low to high; a module may import its own layer and the layers below it"""
 ROOT = "judge"

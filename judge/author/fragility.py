@@ -2,8 +2,8 @@
 
 Problem-neutral: nothing here knows a problem. What a problem guards is data, in ``[fragility]`` of its
 problem.toml (:class:`Guards`); which modules have kinks or underflow is the kinds registry's
-(:func:`judge.package.kinds.hazards`). The rules (``shared/research/numerics.md`` §4,
-``shared/research/problem-catalogue.md`` §3.2):
+(:func:`judge.package.kinds.hazards`). The rules (``docs/numerics.md`` §4, with what
+each problem guards in ``docs/authoring.md`` §3):
 
 * R1  a statistic is NaN or infinite, or larger than 1e6 in magnitude, in any configuration;
 * R2  a float32 configuration strays from float64 by more than a quarter of the tolerance;

@@ -39,8 +39,8 @@ def kill(problem: Problem, mutant_id: str, pool: Pool, dry_run: bool = False, lo
         log(messages.say("kill_already", id=mutant_id, case=outcome.kill.case))
         return True
     if outcome.witness is None:
-        log(messages.say("kill_nothing" if outcome.status == EQUIVALENT else "mutate_survivor_nothing",
-                         id=mutant_id, path=problem.root / "problem.toml").strip())
+        log(messages.say("kill_nothing" if outcome.status == EQUIVALENT else "kill_survivor_nothing",
+                         id=mutant_id, path=problem.root / "problem.toml"))
         return False
     witness = outcome.witness
     origin = next(c for c in problem.cases if c.id == witness.origin)

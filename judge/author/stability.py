@@ -5,7 +5,7 @@ permuted batch) and the code paths :mod:`judge.author.rerun` runs in workers of 
 them:
 
 * ``build``: the case's objects must build to the same bits on every path (they are made in float64 and cast,
-  ``shared/research/numerics.md`` §2), or no stored value can be trusted anywhere else;
+  ``docs/numerics.md`` §2), or no stored value can be trusted anywhere else;
 * R1 to R3 (:func:`judge.author.fragility.compare_configurations`) on every path's outputs, in float32 and in
   float64, and :func:`largest_drift` for the log: the share of the tolerance each configuration uses;
 * H1 (:func:`unstable_hints`): a hint rests on its mistake's stored output, which the judge matches to a learner's

@@ -12,16 +12,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from judge import messages
-from judge.errors import BadInput
+from judge.command import add_command
+from judge.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, BadInput
 from judge.package.problem import find_problem
 from judge.report.escape import inline, visible
 
 if TYPE_CHECKING:
     from judge.grading.run import Figures
     from judge.grading.summary import ClassSummary
-
-EXIT_OK, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 3, 130
-"""as every command exits (``judge.cli``): done, the judge's own failure on some submission, Ctrl-C"""
 
 
 def _print_class(summary: ClassSummary, index: Path) -> None:
@@ -82,11 +80,8 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
 def add_commands(sub: Any) -> None:
     """Add ``grade`` and ``merge`` to ``judge``'s subcommands (``sub``, from ``add_subparsers``)."""
-    texts = {"grade": "instructor: judge a folder of submissions in parallel, with per-student and class reports",
-             "merge": "instructor: combine the outputs of 'judge grade --shard' runs into one class summary"}
-    grade, merge = (sub.add_parser(name, help=text, description=text) for name, text in texts.items())
-    grade.set_defaults(handler=cmd_grade)
-    merge.set_defaults(handler=cmd_merge)
+    grade = add_command(sub, "grade", cmd_grade,
+                        "instructor: judge a folder of submissions in parallel, with per-student and class reports")
     grade.add_argument("slug", help="the problem, e.g. training-diagnostics")
     grade.add_argument("submissions", type=Path,
                        help="a folder of .py files, or of one folder per student (the student id is the name)")
@@ -101,6 +96,8 @@ def add_commands(sub: Any) -> None:
     grade.add_argument("--every-entry", action="store_true",
                        help="judge every file of the folder as a submission, not only .py files and folders (names "
                             "starting with . or __ stay skipped)")
+    merge = add_command(sub, "merge", cmd_merge,
+                        "instructor: combine the outputs of 'judge grade --shard' runs into one class summary")
     merge.add_argument("folders", type=Path, nargs="+", help="the --out folders of 'judge grade' runs (e.g. shards)")
     merge.add_argument("--out", type=Path, required=True, help="where the combined results and summary go")
     for p in (grade, merge):

@@ -3,7 +3,7 @@
 A number passes when it is within the problem's tolerance (:class:`judge.package.tolerance.Tolerance`,
 by default ``|got - expected| <= 1e-4 * max(1, |expected|) + 1e-9``). NaN matches only NaN and an
 infinity only the same infinity. Strings and integers compare exactly; list lengths and dict keys must match
-exactly. The submission is never re-rounded. ``shared/research/numerics.md`` §3 has the measurements.
+exactly. The submission is never re-rounded. ``docs/numerics.md`` §3 has the measurements.
 
 The expected value is trusted (the reference's output); ``got`` has already been decoded from the worker's JSON
 and is checked here by exact type: a ``bool`` or anything else that is not ``int``/``float`` is not a number.

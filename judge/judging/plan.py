@@ -34,6 +34,12 @@ def cuda_available() -> bool:
     return bool(gpus())
 
 
+def require_device(device: str) -> None:
+    """``cuda`` without a GPU torch can use is bad input, said before any work starts."""
+    if device == "cuda" and not cuda_available():
+        raise BadInput("no_cuda")
+
+
 def expected_for(case: Case, device: str, slug: str) -> tuple[list[Any], str]:
     """The case's expected outputs on ``device``, falling back to the CPU ones (and saying so)."""
     for source in (device, "cpu"):
@@ -84,8 +90,7 @@ def checks_for(problem: Problem) -> dict[str, Callable[..., Comparison]]:
 
 def make_plan(problem: Problem, mode: str, device: str) -> Plan:
     """Probe the confinement, then time the reference under it (once per machine: cached), then the plan."""
-    if device == "cuda" and not cuda_available():
-        raise BadInput("no_cuda")
+    require_device(device)
     confinement = probe.confinement(device)
     cases = problem.samples if mode == "run" else problem.cases
     expected, sources = zip(*(expected_for(c, device, problem.slug) for c in cases)) if cases else ((), ())
@@ -100,8 +105,7 @@ def custom_plan(problem: Problem, path: Path, device: str) -> Plan:
     the package's (one-line errors naming the field). Its ``expected`` outputs are optional: without them the
     calls' values are only shown (``Plan.expected`` is None). Its limits are those of the problem's slowest case,
     since no reference time was measured on it."""
-    if device == "cuda" and not cuda_available():
-        raise BadInput("no_cuda")
+    require_device(device)
     if not path.is_file():
         raise BadInput("case_unreadable", path=path, reason="no such file")
     confinement = probe.confinement(device)

@@ -2,7 +2,7 @@
 
 Runs in the worker and in the author tools. Every kind (:mod:`judge.package.kinds`) draws in float64 on the CPU
 from a private ``torch.Generator`` and then casts to float32, which makes the result bit-identical across CPU
-kernels (see ``shared/research/numerics.md`` §2); the caller moves the objects to the judging device.
+kernels (see ``docs/numerics.md`` §2); the caller moves the objects to the judging device.
 The spec has already been validated by :mod:`judge.package.cases`.
 """
 

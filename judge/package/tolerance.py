@@ -1,7 +1,7 @@
 """A problem's tolerance for numbers: its numbers and the rule's text, both from ``[comparison]`` of problem.toml.
 
 A number passes when ``|got - expected| <= max(absolute, relative * |expected|) + slack``. The default,
-``absolute = relative = 1e-4`` and ``slack = 1e-9``, is the rule of ``shared/research/numerics.md`` §3.4:
+``absolute = relative = 1e-4`` and ``slack = 1e-9``, is the rule of ``docs/numerics.md`` §3:
 ``|got - expected| <= 1e-4 * max(1, |expected|) + 1e-9``. The relative part keeps float32 statistics in the
 thousands comparable, the slack absorbs the binary representation of 4-decimal values.
 

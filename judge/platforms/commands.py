@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from judge import messages
-from judge.errors import BadInput, JudgeError
+from judge.errors import EXIT_INTERNAL, EXIT_NOT_ACCEPTED, EXIT_OK, BadInput, JudgeError
 from judge.platforms.config import DEFAULT_IMAGE, PLATFORMS, VISIBILITIES
 
 
@@ -28,7 +28,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                                          image=args.image, timeout_s=args.timeout,
                                          allow_weak_sandbox=args.allow_weak_sandbox)
     print(messages.say(f"export_done_{args.platform}", out=out, count=len(args.slugs)))
-    return 0
+    return EXIT_OK
 
 
 def _setup(export: Any) -> int:
@@ -41,14 +41,14 @@ def _setup(export: Any) -> int:
     confined = probe.confinement()
     if not confined.keeps_secrets and not export.allow_weak_sandbox:
         print(f"judge: {messages.say('autograde_weak', level=confined.level)}", file=sys.stderr)
-        return 1
+        return EXIT_NOT_ACCEPTED
     box = cgroup.box()
     print(messages.say("autograde_box", memory=f"{box.memory_bytes >> 20} MiB" if box.memory_bytes else "no limit",
                        cpus=f"{box.cpus:g}" if box.cpus else "no quota"))
     for exported in export.problems:
         low, high, memory = engine.calibrate(find_problem(exported.slug))
         print(messages.say("autograde_calibrated", slug=exported.slug, low=low, high=high, memory=memory))
-    return 0
+    return EXIT_OK
 
 
 def cmd_autograde(args: argparse.Namespace) -> int:
@@ -70,10 +70,10 @@ def cmd_autograde(args: argparse.Namespace) -> int:
         reason = str(exc) if isinstance(exc, JudgeError) else f"{type(exc).__name__}: {exc}"
         Results(Layout.of(args.platform, root).results).write(
             platform.refused(messages.say("autograde_failed", reason=reason)))
-        return exc.exit_code if isinstance(exc, JudgeError) else 3
+        return exc.exit_code if isinstance(exc, JudgeError) else EXIT_INTERNAL
     print(messages.say("autograde_written", path=Layout.of(args.platform, root).results,
                        score=found.get("score", 0.0)))
-    return 0
+    return EXIT_OK
 
 
 def add_commands(sub: Any) -> None:

@@ -1,4 +1,5 @@
-"""The command line of the learner's loop: ``judge watch`` and ``judge history``.
+"""The command line of the learner's loop: ``judge list``, ``show``, ``start``, ``run``, ``submit``, ``watch`` and
+``history``.
 
 :func:`add_commands` adds them to ``judge``'s parser; everything heavier is imported when a command runs.
 """
@@ -11,23 +12,108 @@ from pathlib import Path
 from typing import Any
 
 from judge import messages
-from judge.errors import BadInput
+from judge.command import NO_COLOR_HELP, add_command, write_output
+from judge.errors import EXIT_INTERNAL, EXIT_NOT_ACCEPTED, EXIT_OK, BadInput
 from judge.package.problem import find_problem
 from judge.report.escape import visible
-from judge.report.render import render, use_color
+from judge.report.render import FORMATS, render, use_color
+
+
+def _solution_path(args: argparse.Namespace) -> Path:
+    """The file given, or ``<slug>.py`` in the current folder: where ``judge start`` puts the starter."""
+    return Path(args.file) if args.file else Path(f"{args.slug}.py")
+
+
+def _judge(args: argparse.Namespace, mode: str) -> int:
+    """Judge the file given (one that cannot be read is bad input, said in one line), record it in the history,
+    and print its report; the exit status follows the verdict's severity."""
+    from judge.judging.plan import Asked
+    from judge.judging.submission import read_submission
+    from judge.judging.verdict import VERDICTS, Severity, Verdict
+    from judge.pipeline import Judge, Submitted, judge_guarded
+    from judge.practice.history import record_report
+
+    problem = find_problem(args.slug)
+    path = _solution_path(args)
+    data = read_submission(path)
+    case = getattr(args, "case", None)
+    report = judge_guarded(Submitted(path, data), Judge(Asked(problem, mode, args.device, Path(case) if case else None)))
+    if not case:  # a case of one's own is not an attempt at the problem's cases: not recorded
+        _, warning = record_report(report, code=data.decode("utf-8"))  # read_submission checked that it is UTF-8
+        if warning:
+            print(f"judge: {warning}", file=sys.stderr)
+    color = use_color(args.output is None and sys.stdout.isatty(), args.no_color)
+    write_output(render(report, args.format, color, args.verbose), args.output)
+    exits = {Severity.PASS: EXIT_OK, Severity.FAIL: EXIT_NOT_ACCEPTED, Severity.JUDGE_FAULT: EXIT_INTERNAL}
+    return exits[VERDICTS[Verdict(report["verdict"])].severity]
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    return _judge(args, "run")
+
+
+def cmd_submit(args: argparse.Namespace) -> int:
+    return _judge(args, "submit")
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from judge.package.problem import available
+    from judge.practice.history import progress
+    from judge.practice.views import problem_list
+
+    slugs = available()
+    color = use_color(sys.stdout.isatty(), args.no_color)
+    sys.stdout.write(problem_list([find_problem(s) for s in slugs], progress(), color))
+    return EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from judge.package.statement import render_statement
+    from judge.practice.history import progress
+
+    problem = find_problem(args.slug)
+    if args.code:  # Python only, so that it can be pasted or written to a file whole: the statement is one 'show' away
+        from judge.package.snippet import problem_code
+
+        sys.stdout.write(visible(problem_code(problem, args.lang)) + "\n")
+        return EXIT_OK
+    color = use_color(sys.stdout.isatty(), args.no_color)
+    mine = progress().get(problem.slug)
+    footer = (messages.say("show_status", status=mine.status, attempts=mine.attempts, slug=problem.slug)
+              if mine else messages.say("show_new", slug=problem.slug))
+    sys.stdout.write(render_statement(problem, "text", args.lang, color) + "\n" + footer + "\n")
+    return EXIT_OK
+
+
+def cmd_start(args: argparse.Namespace) -> int:
+    problem = find_problem(args.slug)
+    default = Path(f"{problem.slug}.py")
+    path = Path(args.path) if args.path else default
+    if path.is_dir():
+        path = path / default
+    if path.suffix != ".py":
+        raise BadInput("start_not_python", path=path)
+    if path.exists() and not args.force:
+        raise BadInput("start_exists", path=path)
+    try:
+        path.write_bytes(problem.starter.read_bytes())
+    except OSError as exc:
+        raise BadInput("start_unwritable", path=path, reason=exc.strerror) from None
+    print(messages.say("start_written", title=problem.title, path=path))
+    print(messages.say("start_next", slug=problem.slug, file="" if path == default else f" {path}"))
+    return EXIT_OK
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
     """Judge the samples on every save until Ctrl-C, which ends it normally."""
-    from judge.judging.plan import cuda_available
+    from judge.judging.plan import require_device
     from judge.judging.submission import read_submission
     from judge.practice.watch import watch
 
     problem = find_problem(args.slug)
-    path = Path(args.file) if args.file else Path(f"{problem.slug}.py")
+    path = _solution_path(args)
     read_submission(path)  # a missing or non-Python file is said now, in one line
-    if args.device == "cuda" and not cuda_available():
-        raise BadInput("no_cuda")
+    require_device(args.device)
     color = use_color(sys.stdout.isatty(), args.no_color)
 
     def show(report: dict[str, Any]) -> None:
@@ -38,7 +124,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         watch(problem, path, show, args.device)
     except KeyboardInterrupt:
         print(messages.say("watch_stopped"))
-    return 0
+    return EXIT_OK
 
 
 def _restore(code: str, slug: str, number: int, file: str | None, force: bool) -> None:
@@ -76,31 +162,61 @@ def cmd_history(args: argparse.Namespace) -> int:
             sys.stdout.write(attempt.code)
         else:
             _restore(attempt.code, args.slug, number, file, args.force)
-        return 0
+        return EXIT_OK
     found = attempts(args.slug)
     if not found:
         print(messages.say("history_empty", slug=args.slug) if args.slug else messages.say("history_empty_all"))
-        return 0
+        return EXIT_OK
     sys.stdout.write(attempt_list(found, use_color(sys.stdout.isatty(), args.no_color), str(db_path()),
                                   one_problem=bool(args.slug)))
-    return 0
+    return EXIT_OK
+
+
+def _add_judging_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("slug", help="the problem, e.g. training-diagnostics")
+    p.add_argument("file", nargs="?", help="your solution: a .py file defining class Solution (default: <slug>.py)")
+    p.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
+    p.add_argument("--output", type=Path, help="write the report to this file instead of the terminal")
+    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where the worker runs (default: cpu)")
+    p.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
+    p.add_argument("--verbose", action="store_true", help="show the worker's security layers in full")
 
 
 def add_commands(sub: Any) -> None:
-    watch = sub.add_parser("watch", help=messages.say("help_watch"), description=messages.say("help_watch"))
-    watch.set_defaults(handler=cmd_watch)
+    """Add the learner's commands to ``judge``'s subcommands (``sub``, from ``add_subparsers``)."""
+    listing = add_command(sub, "list", cmd_list, "list the problems with their difficulty, tags and your progress")
+    listing.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
+
+    show = add_command(sub, "show", cmd_show, "read a problem's statement in the terminal")
+    show.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
+    show.add_argument("slug", help="the problem, e.g. training-diagnostics")
+    show.add_argument("--lang", choices=("en", "zh"), default="en", help="statement language (default: en)")
+    show.add_argument("--code", action="store_true", help=messages.say("help_show_code"))
+
+    start = add_command(sub, "start", cmd_start, "write a problem's starter file to work in")
+    start.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
+    start.add_argument("slug", help="the problem, e.g. training-diagnostics")
+    start.add_argument("path", nargs="?", help="where to write it (default: <slug>.py; a folder: <folder>/<slug>.py)")
+    start.add_argument("--force", action="store_true", help="replace an existing file")
+
+    run = add_command(sub, "run", cmd_run, "judge a solution on the sample cases, with full detail")
+    _add_judging_options(run)
+    run.add_argument("--case", metavar="FILE", help="run a case file of your own (the package's format; "
+                                                    "without expected outputs, the outputs are shown)")
+    _add_judging_options(add_command(sub, "submit", cmd_submit, "judge a solution on every case, samples then hidden"))
+
+    watch = add_command(sub, "watch", cmd_watch, messages.say("help_watch"))
     watch.add_argument("slug", help="the problem, e.g. training-diagnostics")
     watch.add_argument("file", nargs="?", help="your solution (default: <slug>.py)")
     watch.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where the worker runs (default: cpu)")
     watch.add_argument("--no-color", action="store_true", help="no colours and no clearing the screen")
     watch.add_argument("--verbose", action="store_true", help="show the worker's security layers in full")
 
-    history = sub.add_parser("history", help=messages.say("help_history"), description=messages.say("help_history"))
-    history.set_defaults(handler=cmd_history)
+    history = add_command(sub, "history", cmd_history, messages.say("help_history"))
     history.add_argument("slug", nargs="?", help="the problem (default: every problem)")
     shown = history.add_mutually_exclusive_group()
     shown.add_argument("--show", type=int, metavar="N", help="print the code of attempt N (1: the first; 'judge history SLUG' lists the numbers)")
     shown.add_argument("--restore", nargs="+", metavar="N [FILE]",
                        help="write the code of attempt N back to FILE (default: <slug>.py)")
     history.add_argument("--force", action="store_true", help="with --restore: replace a file that differs")
-    history.add_argument("--no-color", action="store_true", help="no colours (also: set NO_COLOR)")
+    history.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)

@@ -40,7 +40,7 @@ from typing import Any
 
 from judge import messages
 from judge.judging.compare import Difference
-from judge.judging.allowance import STRIKES, total_budget_s
+from judge.judging.allowance import STRIKES, Why, total_budget_s
 from judge.judging.hints import recognise
 from judge.judging.session import CallResult, CaseResult
 from judge.judging.verdict import LIMIT_ENDINGS, Verdict, overall
@@ -182,17 +182,19 @@ def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue
 
 
 def _summary_line(result: CaseResult, budget_s: float) -> str:
+    if result.not_run is not None and result.not_run.why is Why.METHOD:
+        return messages.say("case_not_run_method", method=result.not_run.method, strikes=STRIKES)
     if result.not_run is not None:
-        return messages.say(f"case_not_run_{result.not_run.why.value}", method=result.not_run.method,
-                            strikes=STRIKES, budget=budget_s)
+        return messages.say("case_not_run_budget", budget=budget_s)
     if result.verdict is None:
         return messages.say("case_not_run")
     failing = next((c for c in result.calls if c.verdict is not Verdict.ACCEPTED), None)
     if failing is None:
         return messages.say("case_accepted")
     where = _failed_field(failing)
-    return messages.say("case_failed_at" if where else "case_failed", verdict=failing.verdict.value,
-                        method=failing.method, field=where)
+    if where:
+        return messages.say("case_failed_at", verdict=failing.verdict.value, method=failing.method, field=where)
+    return messages.say("case_failed", verdict=failing.verdict.value, method=failing.method)
 
 
 def build_report(*, mode: str, problem: Any, submission: dict[str, str], results: list[CaseResult],

@@ -69,7 +69,7 @@ def environment(scratch: Path) -> dict[str, str]:
     env = {
         "PATH": "/usr/bin:/bin", "HOME": str(scratch), "TMPDIR": str(scratch),
         "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
-        "NVIDIA_TF32_OVERRIDE": "0",  # no NVIDIA library may use TF32 (numerics.md §1.2)
+        "NVIDIA_TF32_OVERRIDE": "0",  # no NVIDIA library may use TF32 (docs/numerics.md §1)
     }
     env.update({k: os.environ[k] for k in PASSED_ENV if k in os.environ})
     return env

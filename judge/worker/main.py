@@ -93,7 +93,7 @@ def _error(exc: BaseException) -> dict[str, str]:
 
 
 def _force_full_fp32(torch: Any, device: str) -> None:
-    """TF32 changes a fifth of 4-decimal values (numerics.md §1.2): keep every GEMM in full float32."""
+    """TF32 changes a fifth of 4-decimal values (``docs/numerics.md`` §1): keep every GEMM in full float32."""
     if device == "cuda":
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.backends.cudnn.allow_tf32 = False

@@ -1,5 +1,5 @@
 """The warm process: imports torch once, then forks a fresh worker per request, so a worker costs a fork, not
-an interpreter start and ``import torch`` (about 1.5 s, shared/research/numerics.md §5.3).
+an interpreter start and ``import torch`` (about 1.7 s, ``docs/numerics.md`` §5).
 
 Usage: ``python -I -B -m judge.worker.zygote CONTROL_FD [--seccomp] [--landlock=SECRETS]`` (started by
 :func:`judge.worker.launch.start_zygote`, under L2 inside the bubblewrap view of a fresh worker). The flags are

@@ -62,7 +62,7 @@ ACTIVATIONS: dict[str, Activation] = {a.name: a for a in (
     Activation("elu", "ELU", {"alpha": 1.0},  # the derivative jumps at 0 unless alpha is 1
                lambda module: Hazard(kinks=(0.0,)) if module.alpha != 1.0 else None),
 )}
-"""every activation a case may name (``shared/research/problem-catalogue.md`` §7.11)"""
+"""every activation a case may name (``docs/kinds.md`` lists them)"""
 
 
 @functools.cache

@@ -1,6 +1,6 @@
 """The shapes every kind shares: a validation helper, the hazard record, and the registries kinds join.
 
-A kind is a small declarative class (``shared/STYLE.md``): it names itself, its JSON fields and how to validate,
+A kind is a small declarative class, as a DMOJ executor is: it names itself, its JSON fields and how to validate,
 build and describe a spec of its kind. Registering is one decorator; nothing else in the judge lists kinds.
 """
 

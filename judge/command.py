@@ -1,0 +1,38 @@
+"""What every wing's commands share: how a command is registered, and where its output goes.
+
+Each wing registers its own commands with an ``add_commands(sub)`` beside their handlers (:mod:`judge.practice.commands`,
+:mod:`judge.serve.commands`, :mod:`judge.author.commands`, :mod:`judge.grading.commands`,
+:mod:`judge.platforms.commands`, :mod:`judge.doctor`); :mod:`judge.cli` only puts them together and dispatches. A
+handler takes the parsed arguments and returns the exit status (:data:`judge.errors.EXIT_OK` and the others); it
+imports what is heavy when it runs, so that ``judge --help`` stays quick.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from judge.errors import BadInput
+
+Handler = Callable[[argparse.Namespace], int]
+NO_COLOR_HELP = "no colours (also: set NO_COLOR)"
+
+
+def add_command(sub: Any, name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
+    """Add the command ``name`` to ``judge``'s subcommands (``sub``, from ``add_subparsers``), run by ``handler``."""
+    parser = sub.add_parser(name, help=help_text, description=help_text)
+    parser.set_defaults(handler=handler)
+    return parser
+
+
+def write_output(text: str, output: Path | None) -> None:
+    """``text`` to the terminal, or to the file ``output``; a file that cannot be written is bad input."""
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise BadInput("output_unwritable", path=output, reason=exc.strerror) from None
