@@ -102,11 +102,11 @@ def _report(student: str, verdict: str, passed: list[bool], seconds: float = 0.1
 
 def test_the_store_keeps_what_still_holds_and_the_instructors_exact_copy(tmp_path):
     store = Store(tmp_path / "out")
-    root = _tree(tmp_path / "class", {"ann/work/ann.py": "x = 1\n"})
-    loaded = load(Submission("ann", root / "ann/work/ann.py"))
+    root = _tree(tmp_path / "class", {"ann/final/ann.py": "x = 1\n"})
+    loaded = load(Submission("ann", root / "ann/final/ann.py"))
     assert store.current(loaded, "k1") is None
     exact = with_grading(_report("ann", "accepted", [True], 1.234), loaded, "k1", "run1", root)
-    assert (exact["grading"]["source"], exact["grading"]["class_folder"]) == ("ann/work/ann.py", str(root))
+    assert (exact["grading"]["source"], exact["grading"]["class_folder"]) == ("ann/final/ann.py", str(root))
     store.save({**exact, "execution_time": 2.0}, exact)
     assert store.current(loaded, "k1")["grading"]["run"] == "run1"
     assert store.load("ann")["execution_time"] == 2.0 and store.load_exact("ann")["execution_time"] == 1.234
