@@ -84,7 +84,7 @@ def _grade(class_dir: Path, out: Path, root: Path, env: dict[str, str], **popen:
 
 def _rows(folder: Path) -> list[tuple]:
     summary = json.loads((folder / "summary.json").read_text())
-    return sorted((r["student"], r["verdict"], r["passed"], r["total"], r["score"]) for r in summary["students"])
+    return sorted((r["student"], r["verdict"], r["passed"], r["total"], r["points"]) for r in summary["students"])
 
 
 @pytest.mark.slow
