@@ -221,6 +221,10 @@ BAD: list[tuple[dict[str, Any], str]] = [
     (_with(MLP, layers=[{"layernorm": [0]}]), "objects.obj.layers[0].layernorm"),
     (_with(MLP, layers=[{"dropout": 1.5}]), "objects.obj.layers[0].dropout"),
     (_with(MLP, layers=[{"conv2d": [1, 2]}]), "objects.obj.layers[0].conv2d"),
+    (_with(MLP, layers=[{"conv2d": [1, 2, [3]]}]), "objects.obj.layers[0].conv2d[2]"),
+    (_with(MLP, layers=[{"conv2d": [1, 2, [3, 0]]}]), "objects.obj.layers[0].conv2d[2]"),
+    (_with(MLP, layers=[{"conv2d": [1, 2, 3], "stride": [1, 2, 1]}]), "objects.obj.layers[0].stride"),
+    (_with(MLP, layers=[{"conv2d": [1, 2, 3], "padding": [-1, 0]}]), "objects.obj.layers[0].padding"),
     (_with(MLP, layers=[{"conv2d": [1, 2, 3], "weight": {"init": "values", "values": [1.0]}}]),
      "objects.obj.layers[0].weight.values"),
     (_with(MLP, layers=[{"maxpool2d": 2, "stride": 0}]), "objects.obj.layers[0].stride"),
@@ -334,6 +338,16 @@ def test_conv_default_init_uses_the_kernel_in_its_fans():
     assert conv.weight.abs().max().item() <= bound and conv.weight.abs().max().item() > 0.8 * bound
     kaiming = _build(_with(MLP, seed=3, layers=[{"conv2d": [16, 16, 3], "weight": {"init": "kaiming_normal"}}]))[0]
     assert kaiming.weight.std().item() == pytest.approx(math.sqrt(2 / (16 * 9)), rel=0.05)
+
+
+def test_conv_builds_rectangular_kernels_strides_and_paddings_as_nn_conv2d_takes_them():
+    """Every kernel the statements allow (``C_in · k_h · k_w``): a rectangular one tells k_h · k_w from k_h · k_h."""
+    conv = _build(_with(MLP, layers=[{"conv2d": [2, 3, [1, 5]], "stride": [1, 2], "padding": [0, 2]}]))[0]
+    assert conv.weight.shape == (3, 2, 1, 5) and conv.stride == (1, 2) and conv.padding == (0, 2)
+    assert conv.weight.abs().max().item() <= 1 / math.sqrt(2 * 1 * 5)
+    assert conv(torch.zeros(1, 2, 4, 6)).shape == (1, 3, 4, 3)
+    square = _build(_with(MLP, layers=[{"conv2d": [2, 3, 3]}]))[0]
+    assert square.kernel_size == (3, 3) and square.stride == (1, 1) and square.padding == (0, 0)
 
 
 def test_labels_are_int64_in_range():

@@ -1,54 +1,88 @@
 """Layer kinds for images: ``conv2d``, ``maxpool2d`` and ``flatten``, on ``[N, C, H, W]`` tensors.
 
-A convolution's fans count its kernel as PyTorch does: ``fan_in = c_in·k·k``, ``fan_out = c_out·k·k``.
+A convolution's kernel, stride and padding are each an int (the same in both directions) or a pair ``[h, w]``, as
+``nn.Conv2d`` takes them, so a case can build every kernel a statement allows (``C_in · k_h · k_w``: a rectangular
+kernel tells ``k_h · k_w`` from ``k_h · k_h``). Its fans count the kernel as PyTorch does:
+``fan_in = c_in·k_h·k_w``, ``fan_out = c_out·k_h·k_w``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from judge.package.kinds.base import LAYERS, Checker, LayerKind
+from judge.package.kinds.base import LAYERS, Checker, LayerKind, literal
 from judge.package.kinds.layers import describe_parts, draw_part, part_code, validate_parts
 from judge.package.kinds.lazy import nn, torch
+
+
+def _pair(value: int | list[int]) -> tuple[int, int]:
+    """An int or ``[h, w]`` as ``(h, w)``."""
+    return (value, value) if isinstance(value, int) else (value[0], value[1])
+
+
+def _check_pair(check: Checker, value: Any, where: str, low: int) -> None:
+    """An int ``>= low``, or a list of two such ints."""
+    if isinstance(value, list):
+        if len(value) != 2 or any(type(v) is not int or v < low for v in value):
+            check.fail(where, f"an integer >= {low}, or a list of two")
+    else:
+        check.integer(value, where, low=low)
 
 
 @LAYERS.register
 class Conv2d(LayerKind):
     key = "conv2d"
     fields = frozenset({"stride", "padding", "weight", "bias"})
-    summary = "nn.Conv2d(c_in, c_out, k) on [N, C, H, W] inputs"
+    summary = "nn.Conv2d(c_in, c_out, k) on [N, C, H, W] inputs; k, stride and padding an int or [h, w]"
 
     @staticmethod
     def fans(spec: dict[str, Any]) -> tuple[int, int]:
         c_in, c_out, k = spec["conv2d"]
-        return c_in * k * k, c_out * k * k
+        k_h, k_w = _pair(k)
+        return c_in * k_h * k_w, c_out * k_h * k_w
 
     def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:
-        check.dims(spec.get("conv2d"), f"{where}.conv2d", count=3)
-        check.integer(spec.get("stride", 1), f"{where}.stride", low=1)
-        check.integer(spec.get("padding", 0), f"{where}.padding", low=0)
+        value = spec.get("conv2d")
+        if not isinstance(value, list) or len(value) != 3:
+            check.fail(f"{where}.conv2d", "[c_in, c_out, k], k an integer or [k_h, k_w]")
+        check.dims(value[:2], f"{where}.conv2d")
+        _check_pair(check, value[2], f"{where}.conv2d[2]", low=1)
+        _check_pair(check, spec.get("stride", 1), f"{where}.stride", low=1)
+        _check_pair(check, spec.get("padding", 0), f"{where}.padding", low=0)
         validate_parts(spec, where, check, dict(self.parameters(spec)))
 
     def parameters(self, spec: dict[str, Any]) -> list[tuple[str, list[int]]]:
         c_in, c_out, k = spec["conv2d"]
-        return [("weight", [c_out, c_in, k, k]), ("bias", [c_out])]
+        return [("weight", [c_out, c_in, *_pair(k)]), ("bias", [c_out])]
+
+    @staticmethod
+    def _arguments(spec: dict[str, Any]) -> tuple[int, int, int | tuple[int, int], int | tuple[int, int],
+                                                   int | tuple[int, int]]:
+        """``nn.Conv2d``'s arguments, a pair given as a tuple."""
+        c_in, c_out, k = spec["conv2d"]
+
+        def given(value: int | list[int]) -> int | tuple[int, int]:
+            return value if isinstance(value, int) else _pair(value)
+
+        return c_in, c_out, given(k), given(spec.get("stride", 1)), given(spec.get("padding", 0))
 
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
-        layer = nn.utils.skip_init(nn.Conv2d, *spec["conv2d"], stride=spec.get("stride", 1),
-                                   padding=spec.get("padding", 0))
+        c_in, c_out, k, stride, padding = self._arguments(spec)
+        layer = nn.utils.skip_init(nn.Conv2d, c_in, c_out, k, stride=stride, padding=padding)
         shapes = dict(self.parameters(spec))
         for part in ("weight", "bias"):
             setattr(layer, part, nn.Parameter(draw_part(spec, part, shapes[part], gen, self.fans(spec))))
         return layer
 
     def describe(self, spec: dict[str, Any]) -> str:
-        c_in, c_out, k = spec["conv2d"]
-        return (f"Conv2d({c_in}, {c_out}, {k}, stride={spec.get('stride', 1)}, padding={spec.get('padding', 0)}; "
-                f"{describe_parts(spec, ('weight', 'bias'))})")
+        return f"{self._call(spec)[3:-1]}; {describe_parts(spec, ('weight', 'bias'))})"
 
     def constructor(self, spec: dict[str, Any]) -> str:
-        c_in, c_out, k = spec["conv2d"]
-        return f"nn.Conv2d({c_in}, {c_out}, {k}, stride={spec.get('stride', 1)}, padding={spec.get('padding', 0)})"
+        return self._call(spec)
+
+    def _call(self, spec: dict[str, Any]) -> str:
+        c_in, c_out, k, stride, padding = self._arguments(spec)
+        return f"nn.Conv2d({c_in}, {c_out}, {literal(k)}, stride={literal(stride)}, padding={literal(padding)})"
 
     def fill(self, spec: dict[str, Any], at: str) -> list[str]:
         shapes = dict(self.parameters(spec))
