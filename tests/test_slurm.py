@@ -174,15 +174,16 @@ def test_the_docs_slurm_recipe_with_a_task_resubmitted_alone_merges_into_one_run
     first = _run(["sbatch", "--parsable", "--hold", "grade.sbatch"], env, work)  # held: task 3 goes before it runs
     _run(["scancel", f"{first}_3"], env, work)
     _run(["scontrol", "release", first], env, work)
-    stuck = _run(["bash", "-c", merge], {**env, "jid": first}, work)
+    stuck = _run(["bash", "-c", merge], {**env, "jid": first}, work).split()[-1]  # "Submitted batch job N"
     _wait(lambda: not _queued(first, env, work), 1800, "the array did not finish")
-    assert _queued(stuck, env, work) == ["PENDING DependencyNeverSatisfied"], "as the docs say"
+    _wait(lambda: _queued(stuck, env, work) == ["PENDING DependencyNeverSatisfied"], 300,
+          "the merge submitted with the array is not left DependencyNeverSatisfied, as the docs say")
     done = {k for k in range(1, count + 1) if (work / "graded" / f"task-{k}" / "summary.json").exists()}
     assert done == set(range(1, count + 1)) - {3}
 
     _run(["scancel", stuck], env, work)
     again = _run(["sbatch", "--parsable", "--array=3", "grade.sbatch"], env, work)
-    merged = _run(["bash", "-c", merge], {**env, "jid": again}, work)
+    merged = _run(["bash", "-c", merge], {**env, "jid": again}, work).split()[-1]
     _wait(lambda: not _queued(merged, env, work), 1800, "the merge did not finish")
     shard = json.loads((work / "graded" / "task-3" / "summary.json").read_text())["shard"]
     assert shard == f"{3 % count + 1}/{count}", "the task resubmitted alone judged its own shard"
