@@ -77,10 +77,6 @@ CGROUPS = Setting("JUDGE_CGROUPS", "cgroups where the machine allows them",
 PRIVATE_MOUNTS = Setting("JUDGE_PRIVATE_MOUNTS", "private mounts where the machine allows them (as root)",
                          "off: below L2, no mount namespace and private scratch tmpfs for workers (to test the "
                          "fallbacks)")
-SHARD_COUNT = Setting("JUDGE_SHARD_COUNT", "none (--shard auto in a Kubernetes Indexed Job then fails)",
-                      "for judge grade --shard auto in a Kubernetes Indexed Job: how many shards there are (the "
-                      "Job's completions), since Kubernetes gives a pod its index but not the count")
 
-SETTINGS: tuple[Setting, ...] = (HOME, CACHE, PROBLEMS, SOLUTIONS, CALIBRATION, MAX_LEVEL, CGROUPS, PRIVATE_MOUNTS,
-                                 SHARD_COUNT)
+SETTINGS: tuple[Setting, ...] = (HOME, CACHE, PROBLEMS, SOLUTIONS, CALIBRATION, MAX_LEVEL, CGROUPS, PRIVATE_MOUNTS)
 """every one, in the order ``judge doctor`` and the docs list them"""

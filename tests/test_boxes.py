@@ -26,38 +26,50 @@ MiB = 1 << 20
 # -- --shard auto ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("env, shard", [
-    ({"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_ARRAY_TASK_MIN": "1"}, "3/8"),
-    ({"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_ARRAY_TASK_MIN": "0"}, "1/8"),
-    ({"SLURM_ARRAY_TASK_ID": "7", "SLURM_ARRAY_TASK_COUNT": "8"}, "8/8"),
-    ({"SLURM_ARRAY_TASK_ID": "12", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "4",
-      "SLURM_ARRAY_TASK_STEP": "4"}, "3/3"),
-    ({"JOB_COMPLETION_INDEX": "0", "JUDGE_SHARD_COUNT": "4"}, "1/4"),
-    ({"JOB_COMPLETION_INDEX": "3", "JUDGE_SHARD_COUNT": "4"}, "4/4"),
+@pytest.mark.parametrize("env, shards, shard", [
+    ({"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_ARRAY_TASK_MIN": "1"}, "8", "2/8"),
+    ({"SLURM_ARRAY_TASK_ID": "8", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_ARRAY_TASK_MIN": "1"}, "8", "1/8"),
+    ({"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_ARRAY_TASK_MIN": "0"}, "8", "1/8"),
+    # resubmitted alone (sbatch --array=3): Slurm says COUNT=1, MIN=MAX=3; the count comes from --shards
+    ({"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "1", "SLURM_ARRAY_TASK_MIN": "3",
+      "SLURM_ARRAY_TASK_MAX": "3", "SLURM_ARRAY_TASK_STEP": "1"}, "3", "1/3"),
+    ({"JOB_COMPLETION_INDEX": "0"}, "4", "1/4"),
+    ({"JOB_COMPLETION_INDEX": "3"}, "4", "4/4"),
+    ({"JOB_COMPLETION_INDEX": "6"}, "4", "3/4"),
+    ({"SLURM_ARRAY_TASK_ID": "5", "JOB_COMPLETION_INDEX": "0"}, "4", "2/4"),
 ])
-def test_shard_auto_reads_the_scheduler(env, shard):
-    assert str(Shard.parse("auto", env)) == shard
+def test_shard_auto_takes_the_index_from_the_scheduler_and_the_count_from_the_job_file(env, shards, shard):
+    assert str(Shard.chosen("auto", shards, env)) == shard
 
 
-@pytest.mark.parametrize("env, key", [
-    ({}, "no_shard_env"),
-    ({"JOB_COMPLETION_INDEX": "2"}, "shard_count_missing"),
-    ({"JOB_COMPLETION_INDEX": "4", "JUDGE_SHARD_COUNT": "4"}, "bad_shard_index"),
-    ({"JOB_COMPLETION_INDEX": "x", "JUDGE_SHARD_COUNT": "4"}, "bad_shard_env"),
-    ({"SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "4",
-      "SLURM_ARRAY_TASK_STEP": "4"}, "bad_shard_slurm"),
-    ({"SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_ARRAY_TASK_MIN": "1"}, "bad_shard_slurm"),
-])
-def test_shard_auto_says_what_is_missing(env, key):
-    with pytest.raises(BadInput) as caught:
-        Shard.parse("auto", env)
-    assert caught.value.key == key
-
-
-def test_the_slices_of_auto_cover_the_class_once():
+@pytest.mark.parametrize("first", [0, 1, 5, 97])
+def test_any_run_of_consecutive_indices_covers_the_class_once(first):
     students = [f"s{i:03}" for i in range(200)]
-    shards = [Shard.parse("auto", {"JOB_COMPLETION_INDEX": str(i), "JUDGE_SHARD_COUNT": "5"}) for i in range(5)]
+    shards = [Shard.chosen("auto", "5", {"SLURM_ARRAY_TASK_ID": str(i)}) for i in range(first, first + 5)]
     assert sorted(s for shard in shards for s in students if shard.holds(s)) == students
+    rerun = Shard.chosen("auto", "5", {"SLURM_ARRAY_TASK_ID": str(first + 2), "SLURM_ARRAY_TASK_COUNT": "1"})
+    assert rerun == shards[2], "a task resubmitted alone judges the shard it judged in the array"
+
+
+@pytest.mark.parametrize("shard, shards, env, key", [
+    ("auto", "3", {}, "no_shard_env"),
+    ("auto", None, {"JOB_COMPLETION_INDEX": "2"}, "shard_auto_needs_count"),
+    ("auto", None, {"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "3"}, "shard_auto_needs_count"),
+    ("auto", "0", {"JOB_COMPLETION_INDEX": "2"}, "bad_shards"),
+    ("auto", " 3", {"JOB_COMPLETION_INDEX": "2"}, "bad_shards"),
+    ("auto", "+3", {"JOB_COMPLETION_INDEX": "2"}, "bad_shards"),
+    ("auto", "4", {"JOB_COMPLETION_INDEX": "x"}, "bad_shard_env"),
+    ("auto", "4", {"JOB_COMPLETION_INDEX": "-1"}, "bad_shard_env"),
+    ("auto", "4", {"SLURM_ARRAY_TASK_ID": " 2"}, "bad_shard_env"),
+    ("auto", "4", {"SLURM_ARRAY_TASK_ID": "²"}, "bad_shard_env"),
+    ("1/2", "2", {}, "shards_without_auto"),
+    (None, "2", {}, "shards_without_auto"),
+    (" auto", "2", {"JOB_COMPLETION_INDEX": "0"}, "bad_shard"),
+])
+def test_shard_auto_says_what_is_missing(shard, shards, env, key):
+    with pytest.raises(BadInput) as caught:
+        Shard.chosen(shard, shards, env)
+    assert caught.value.key == key
 
 
 # -- limits that fit the box ----------------------------------------------------------------------------------

@@ -77,10 +77,37 @@ def test_the_content_hash_follows_the_bytes_not_the_folder(tmp_path):
     assert key(tmp_path / "a", "x = 1\n") == key(tmp_path / "b", "x = 1\n") != key(tmp_path / "c", "x = 2\n")
 
 
-@pytest.mark.parametrize("text", ["0/2", "3/2", "2", "a/b", "1/0", ""])
-def test_bad_shards_are_refused(text):
-    with pytest.raises(BadInput):
+@pytest.mark.parametrize("text, accepted", [
+    ("1/2", True), ("2/2", True), ("1/1", True), ("7/10", True), ("100000/100000", True),
+    ("0/2", False), ("3/2", False), ("2", False), ("a/b", False), ("1/0", False), ("", False),
+    (" 1/2", False), ("1/2 ", False), ("1 / 2", False), ("01/2", False), ("1/02", False), ("+1/2", False),
+    ("-1/2", False), ("1_0/20", False), ("\u0661/\u0662", False), ("\uff11/2", False), ("1\uff0f2", False),
+    ("\xb9/2", False), ("1/2\n", False), ("1//2", False), ("1/2/3", False), ("auto", False),
+    ("1/100001", False), ("1/" + "9" * 5000, False),
+])
+def test_shard_specs_are_read_strictly(text, accepted):
+    """Plain ASCII digits, 1 <= K <= N <= 100000, nothing int() would stretch; a refusal is one BadInput line."""
+    if accepted:
+        shard = Shard.parse(text)
+        assert str(shard) == text, "what a shard's summary stores reads back the same"
+        return
+    with pytest.raises(BadInput) as caught:
         Shard.parse(text)
+    assert caught.value.key == "bad_shard"
+
+
+@pytest.mark.parametrize("stored", [" 1/2", "01/2", "auto", 1, ["1/2"]])
+def test_merge_reads_a_stored_shard_as_strictly_as_the_command_line(tmp_path, stored):
+    """A summary whose shard is not what --shard writes is not a shard's output (never read from the scheduler)."""
+    from judge.grading.run import merge_folders
+
+    meta = {"problem": {"slug": "p", "title": "P"}, "students": []}
+    for k, shard in (("a", stored), ("b", "2/2")):
+        (tmp_path / k).mkdir()
+        (tmp_path / k / "summary.json").write_text(json.dumps({**meta, "shard": shard}))
+    with pytest.raises(BadInput) as caught:
+        merge_folders([tmp_path / "a", tmp_path / "b"], tmp_path / "out")
+    assert caught.value.key == "merge_not_graded" and caught.value.fields["path"] == tmp_path / "a"
 
 
 @pytest.mark.parametrize("count", [1, 2, 3, 7])

@@ -49,7 +49,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise BadInput("bad_jobs", value=args.jobs)
     problem = find_problem(args.slug)
-    shard = Shard.parse(args.shard) if args.shard else None
+    shard = Shard.chosen(args.shard, args.shards)
     jobs = args.jobs or len(os.sched_getaffinity(0))
     progress = Line(sys.stdout) if sys.stdout.isatty() else Silent()
     try:
@@ -89,7 +89,10 @@ def add_commands(sub: Any) -> None:
                        help="where results go; re-running with the same folder judges only what is new or changed")
     grade.add_argument("--jobs", type=int, help="submissions judged at once (default: one per core)")
     grade.add_argument("--shard", metavar="K/N", help="judge only the K-th of N deterministic slices (for job arrays); "
-                       "auto: K and N from a Slurm array or a Kubernetes Indexed Job")
+                       "auto: slice (index mod N) + 1 of --shards N, the index from a Slurm array task or a "
+                       "Kubernetes Indexed Job")
+    grade.add_argument("--shards", metavar="N", help="with --shard auto: how many slices (the size of the array, "
+                       "written in the job file)")
     grade.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where the workers run (default: cpu)")
     grade.add_argument("--allow-weak-sandbox", action="store_true",
                        help="grade even where the workers cannot keep hidden cases secret (see 'judge doctor')")

@@ -114,15 +114,28 @@ def _graded_folder(folder: Path) -> dict[str, Any]:
     return meta
 
 
+def _stored_shard(folder: Path, text: object) -> Shard | None:
+    """The shard a summary says it holds (None: the whole class); anything but what ``--shard`` wrote is refused."""
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise BadInput("merge_not_graded", path=folder)
+    try:
+        return Shard.parse(text)
+    except BadInput:
+        raise BadInput("merge_not_graded", path=folder) from None
+
+
 def _check_shards(parts: list[tuple[Path, dict[str, Any]]]) -> None:
     """Shards of one split, each once and none missing; folders that are not shards are whole classes."""
     first, meta = parts[0]
+    other = _stored_shard(first, meta["shard"])
     seen: dict[int, Path] = {}
     for folder, part in parts:
         if part["problem"]["slug"] != meta["problem"]["slug"]:
             raise BadInput("merge_other_problem", path=folder, slug=part["problem"]["slug"], first=first,
                            other=meta["problem"]["slug"])
-        shard, other = (Shard.parse(s) if s else None for s in (part["shard"], meta["shard"]))
+        shard = _stored_shard(folder, part["shard"])
         if (shard is None) != (other is None) or shard and shard.count != other.count:
             raise BadInput("merge_other_split", path=folder, shard=part["shard"] or "-", first=first,
                            other=meta["shard"] or "-")
@@ -130,7 +143,7 @@ def _check_shards(parts: list[tuple[Path, dict[str, Any]]]) -> None:
             raise BadInput("merge_duplicate_shard", shard=shard, first=seen[shard.index], second=folder)
         if shard:
             seen[shard.index] = folder
-    count = Shard.parse(meta["shard"]).count if meta["shard"] else 0
+    count = other.count if other else 0
     missing = [k for k in range(1, count + 1) if k not in seen]
     if missing:
         raise BadInput("merge_missing_shards", missing=missing[0], count=count)

@@ -5,13 +5,17 @@ A student belongs to shard ``1 + sha256(student id) mod N``: the slices are disj
 student's shard depends only on their id, never on who else is in the folder, so a late submission does not
 move anyone else to another shard (and their stored results stay where they are).
 
-``--shard auto`` takes K and N from the scheduler that started this task:
+``K/N`` is read strictly: plain ASCII digits, no sign, space or leading zero, ``1 <= K <= N <= MAX_SHARDS``.
+A spec that Python's ``int`` would stretch to fit (`` 1/2``, ``+1/2``, ``01/2``, ``1_0/20``, ``١/٢``) is refused,
+so the text stored in a shard's summary is the one ``judge merge`` reads back.
 
-* a Slurm job array: ``SLURM_ARRAY_TASK_ID`` counted from ``SLURM_ARRAY_TASK_MIN`` in steps of
-  ``SLURM_ARRAY_TASK_STEP`` (so ``--array=0-7`` and ``--array=1-8`` both give shards 1 to 8), out of
-  ``SLURM_ARRAY_TASK_COUNT``;
-* a Kubernetes Indexed Job: ``JOB_COMPLETION_INDEX`` (from 0) plus one, out of ``JUDGE_SHARD_COUNT``, which the
-  Job's pod template sets to its ``completions`` (Kubernetes gives a pod its index but not the count).
+``--shard auto --shards N`` takes the task's index from the scheduler that started it (Slurm's
+``SLURM_ARRAY_TASK_ID``, a Kubernetes Indexed Job's ``JOB_COMPLETION_INDEX``) and the count N from the command
+line, and judges shard ``(index mod N) + 1`` of N. The count is never read from the scheduler: a Slurm task
+resubmitted alone (``sbatch --array=3``) sees ``SLURM_ARRAY_TASK_COUNT=1`` and ``MIN=MAX=3``, nothing of the
+array it belonged to, and Kubernetes gives a pod its index but not the count. With the count in the job file,
+any N consecutive indices cover the class whatever the first one, and a rerun of any index, or any subset of
+indices, judges the same shard it judged the first time.
 """
 
 from __future__ import annotations
@@ -23,23 +27,19 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from judge.errors import BadInput
-from judge.settings import SHARD_COUNT
 
 AUTO = "auto"
-SLURM = ("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT")
-KUBERNETES_INDEX = "JOB_COMPLETION_INDEX"
+INDEXES = ("SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX")
+"""the variables a scheduler sets to a task's index, in the order they are looked for"""
+MAX_SHARDS = 100_000
+_NUMBER = r"[1-9][0-9]{0,5}"
+_SPEC = re.compile(rf"({_NUMBER})/({_NUMBER})", re.ASCII)
 
 
-def _integer(env: Mapping[str, str], name: str, default: int | None = None) -> int:
-    return _whole(name, env.get(name, ""), default)
-
-
-def _whole(name: str, text: str, default: int | None = None) -> int:
-    """``text``, the value of the variable ``name``, as a whole number (``default`` when empty)."""
-    if not text and default is not None:
-        return default
-    if not text.strip().isdigit():
-        raise BadInput("bad_shard_env", name=name, value=text)
+def count_of(text: str) -> int:
+    """``--shards``: a whole number from 1 to :data:`MAX_SHARDS`, in plain digits."""
+    if not re.fullmatch(_NUMBER, text, re.ASCII) or int(text) > MAX_SHARDS:
+        raise BadInput("bad_shards", value=text, most=MAX_SHARDS)
     return int(text)
 
 
@@ -51,32 +51,40 @@ class Shard:
     """N"""
 
     @classmethod
-    def parse(cls, text: str, env: Mapping[str, str] | None = None) -> Shard:
-        """``K/N``, or ``auto``: from the scheduler's variables in ``env`` (default: this process's)."""
-        if text.strip() == AUTO:
-            return cls.from_scheduler(os.environ if env is None else env)
-        match = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
-        if not match or not 1 <= int(match[1]) <= int(match[2]):
-            raise BadInput("bad_shard", value=text)
+    def parse(cls, text: str) -> Shard:
+        """``K/N``, exactly as :func:`str` writes it; anything else is bad input."""
+        match = _SPEC.fullmatch(text)
+        if not match or not 1 <= int(match[1]) <= int(match[2]) <= MAX_SHARDS:
+            raise BadInput("bad_shard", value=text, most=MAX_SHARDS)
         return cls(int(match[1]), int(match[2]))
 
     @classmethod
-    def from_scheduler(cls, env: Mapping[str, str]) -> Shard:
-        if SLURM[0] in env:
-            first, step = _integer(env, "SLURM_ARRAY_TASK_MIN", 0), _integer(env, "SLURM_ARRAY_TASK_STEP", 1) or 1
-            offset = _integer(env, SLURM[0]) - first
-            index, count = offset // step + 1, _integer(env, SLURM[1])
-            if offset < 0 or offset % step or index > count:
-                raise BadInput("bad_shard_slurm", task=env[SLURM[0]], first=first, step=step, count=count)
-            return cls(index, count)
-        if KUBERNETES_INDEX in env:
-            if not SHARD_COUNT.is_set(env):
-                raise BadInput("shard_count_missing", index=KUBERNETES_INDEX, count=SHARD_COUNT.name)
-            index, count = _integer(env, KUBERNETES_INDEX) + 1, _whole(SHARD_COUNT.name, SHARD_COUNT.raw(env) or "")
-            if index > count:
-                raise BadInput("bad_shard_index", index=index - 1, count=count, name=SHARD_COUNT.name)
-            return cls(index, count)
-        raise BadInput("no_shard_env", slurm=SLURM[0], kubernetes=KUBERNETES_INDEX)
+    def chosen(cls, text: str | None, count: str | None, env: Mapping[str, str] | None = None) -> Shard | None:
+        """What ``--shard`` and ``--shards`` ask for: None (the whole class), ``K/N``, or ``auto`` with N in
+        ``count`` and the index from the scheduler's variables in ``env`` (default: this process's)."""
+        if text is None:
+            if count is not None:
+                raise BadInput("shards_without_auto")
+            return None
+        if text != AUTO:
+            shard = cls.parse(text)
+            if count is not None:
+                raise BadInput("shards_without_auto")
+            return shard
+        if count is None:
+            raise BadInput("shard_auto_needs_count")
+        return cls.from_scheduler(count_of(count), os.environ if env is None else env)
+
+    @classmethod
+    def from_scheduler(cls, count: int, env: Mapping[str, str]) -> Shard:
+        """Shard ``(index mod count) + 1`` of ``count``, the index from the first of :data:`INDEXES` that is set."""
+        name = next((n for n in INDEXES if n in env), None)
+        if name is None:
+            raise BadInput("no_shard_env", slurm=INDEXES[0], kubernetes=INDEXES[1])
+        text = env[name]
+        if not re.fullmatch(r"0|[1-9][0-9]{0,8}", text, re.ASCII):
+            raise BadInput("bad_shard_env", name=name, value=text)
+        return cls(int(text) % count + 1, count)
 
     def holds(self, student: str) -> bool:
         return int.from_bytes(hashlib.sha256(student.encode()).digest()[:8], "big") % self.count == self.index - 1
