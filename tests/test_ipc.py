@@ -184,3 +184,21 @@ def test_a_reader_judged_by_the_next_judge_gets_nothing_at_l1(toy_root, tmp_path
         verdicts.append(json.loads(judged.stdout)["verdict"])
     assert verdicts == ["accepted", "wrong_answer"]
     assert ipc_objects() == before
+
+
+def test_doctor_says_how_each_channel_is_closed(monkeypatch):
+    """The IPC line follows the probes: with the namespaces off it names the filter alone."""
+    found = probe.confinement()
+    lines = {c.name: c for c in probe.channels()}
+    assert lines["System V IPC and POSIX message queues"].active == bool(found.ipc or found.seccomp)
+    assert ("seccomp filter refuses every IPC call" in lines["System V IPC and POSIX message queues"].detail) \
+        == found.seccomp
+    monkeypatch.setenv("JUDGE_IPC_NAMESPACES", "off")
+    monkeypatch.setenv("JUDGE_MAX_LEVEL", "L1")
+    capped = probe.confinement()
+    assert capped.ipc == "" and any(m.startswith("no IPC namespace: JUDGE_IPC_NAMESPACES=off") for m in capped.missing)
+    detail = {c.name: c for c in probe.channels()}["System V IPC and POSIX message queues"].detail
+    assert "namespace" not in detail and ("filter" in detail) == capped.seccomp
+    result = subprocess.run([sys.executable, "-m", "judge", "doctor"], capture_output=True, text=True,
+                            env={**judge_env(None), "JUDGE_MAX_LEVEL": "L1", "JUDGE_IPC_NAMESPACES": ""}, timeout=300)
+    assert "System V IPC and POSIX message queues: an IPC namespace of its own" in result.stdout

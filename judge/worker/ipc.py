@@ -22,7 +22,9 @@ are charged to its memory cgroup where it has one. The seccomp filter refuses ev
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
+from typing import Callable
 
 from judge.worker import libc
 
@@ -62,18 +64,34 @@ def _child_code(mode: str) -> int:
     return 0 if shmget(IPC_PRIVATE, 4096) >= 0 else ctypes.get_errno() or 255
 
 
-def _in_child(mode: str) -> int:
-    """:func:`_child_code` in a forked child, so this process is left as it was."""
+def _forked(body: Callable[[], int]) -> int:
+    """``body()``'s exit code, run in a forked child, so this process is left as it was."""
     pid = os.fork()
     if pid == 0:
         code = 255
         try:
-            code = _child_code(mode)
+            code = body()
         except BaseException:  # noqa: BLE001 -- the child must never return into the caller's code
             pass
         os._exit(code)
     _, status = os.waitpid(pid, 0)
     return os.waitstatus_to_exitcode(status)
+
+
+def _in_child(mode: str) -> int:
+    return _forked(lambda: _child_code(mode))
+
+
+def _filtered_code() -> int:
+    from judge.worker import seccomp
+
+    seccomp.install()
+    return 0 if shmget(IPC_PRIVATE, 4096) == -1 and ctypes.get_errno() == errno.EPERM else 1
+
+
+def filter_refuses() -> bool:
+    """Whether a child of this process that installs the worker's seccomp filter is refused ``shmget``."""
+    return _forked(_filtered_code) == 0
 
 
 def working_mode() -> tuple[str, str]:

@@ -258,3 +258,28 @@ def explain(device: str = "cpu") -> list[Layer]:
               else _why_off(found, "bubblewrap")),
         Layer("level", found.keeps_secrets, messages.say(f"guarantee_{found.level}")),
     ]
+
+
+def channels(device: str = "cpu") -> list[Layer]:
+    """Each kernel-wide place a worker could leave something in for a later worker: closed or not, and how. The
+    IPC line probes again (a namespace made and the filter's refusal, each in a forked child); the others follow
+    from the layers found in force."""
+    found = confinement(device)
+    ipc_how = [messages.say("channel_ipc_bwrap")] if found.bwrap else []
+    if found.ipc and (found.bwrap or ipc._in_child(found.ipc) == 0):
+        ipc_how.insert(0, messages.say("channel_ipc_namespace", how=f"unshare, {found.ipc} mode"))
+    if found.seccomp and ipc.filter_refuses():
+        ipc_how.append(messages.say("channel_ipc_filter"))
+    sockets = ([messages.say("channel_sockets_filter")] if found.seccomp else []) + (
+        [messages.say("channel_sockets_landlock")] if found.landlock >= 6 else [])
+    folders = ([messages.say("channel_folders_landlock")] if found.landlock else []) + (
+        [messages.say("channel_folders_mounts")] if found.private_mounts else []) + (
+        [messages.say("channel_folders_bwrap")] if found.bwrap and not found.landlock else [])
+    closed = {"channel_ipc": len(ipc_how) > bool(found.bwrap), "channel_folders": bool(found.landlock or
+                                                                                   found.private_mounts)}
+    shown = [("channel_ipc", ipc_how), ("channel_sockets", sockets),
+             ("channel_keyrings", [messages.say("channel_keyrings_filter")] if found.seccomp else []),
+             ("channel_folders", folders), ("channel_scratch", [messages.say("channel_scratch_fresh")]),
+             ("channel_descriptors", [messages.say("channel_descriptors_closed")])]
+    return [Layer(messages.say(name), closed.get(name, bool(how)), "; ".join(how) or messages.say("channel_open"))
+            for name, how in shown]
