@@ -10,6 +10,7 @@ nothing either made is left on the machine.
 from __future__ import annotations
 
 import ctypes
+import functools
 import json
 import os
 import subprocess
@@ -195,6 +196,7 @@ def test_doctor_says_how_each_channel_is_closed(monkeypatch):
         == found.seccomp
     monkeypatch.setenv("JUDGE_IPC_NAMESPACES", "off")
     monkeypatch.setenv("JUDGE_MAX_LEVEL", "L1")
+    monkeypatch.setattr(probe, "_probe", functools.cache(probe._probe.__wrapped__))  # a cache of its own
     capped = probe.confinement()
     assert capped.ipc == "" and any(m.startswith("no IPC namespace: JUDGE_IPC_NAMESPACES=off") for m in capped.missing)
     detail = {c.name: c for c in probe.channels()}["System V IPC and POSIX message queues"].detail
