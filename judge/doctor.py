@@ -91,6 +91,9 @@ def security() -> list[str]:
     lines.append(messages.say("doctor_layers"))
     lines += [messages.say("doctor_layer", mark="x" if layer.active else " ", name=layer.name,
                            detail=_with_blocker(layer)) for layer in probe.explain("cpu")]
+    lines.append(messages.say("doctor_channels"))
+    lines += [messages.say("doctor_layer", mark="x" if channel.active else " ", name=channel.name,
+                           detail=channel.detail) for channel in probe.channels("cpu")]
     return lines
 
 

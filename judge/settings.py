@@ -77,6 +77,11 @@ CGROUPS = Setting("JUDGE_CGROUPS", "cgroups where the machine allows them",
 PRIVATE_MOUNTS = Setting("JUDGE_PRIVATE_MOUNTS", "private mounts where the machine allows them (as root)",
                          "off: below L2, no mount namespace and private scratch tmpfs for workers (to test the "
                          "fallbacks)")
+IPC_NAMESPACES = Setting("JUDGE_IPC_NAMESPACES",
+                         "an IPC namespace of its own for every worker where the machine allows one",
+                         "off: workers forked by one warm process share its IPC namespace, and below L2 every worker "
+                         "shares the machine's (to test that the seccomp filter alone closes System V IPC)")
 
-SETTINGS: tuple[Setting, ...] = (HOME, CACHE, PROBLEMS, SOLUTIONS, CALIBRATION, MAX_LEVEL, CGROUPS, PRIVATE_MOUNTS)
+SETTINGS: tuple[Setting, ...] = (HOME, CACHE, PROBLEMS, SOLUTIONS, CALIBRATION, MAX_LEVEL, CGROUPS, PRIVATE_MOUNTS,
+                                 IPC_NAMESPACES)
 """every one, in the order ``judge doctor`` and the docs list them"""

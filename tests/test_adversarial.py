@@ -24,7 +24,7 @@ the workers keep uid 0 when the judge runs as root and the interpreter lives und
 grading gets, inside a container). The whole suite also runs through ``judge grade`` (in the default run), once
 per level, as one class (with a few copies of the case that leaves notes for the next submission, so that two of
 them share a warm worker), checking the same, and that the run leaves the checkout's ``git status`` as it found
-it and the problem files byte-identical.
+it, the problem files byte-identical and no System V object or message queue behind.
 
 The problem is a small copy of training-diagnostics (one sample and one hidden case, CPU floor 1 s, 450 MB),
 so the whole suite runs in a few minutes. Survivors are found by a marker: every judge run gets its own
@@ -50,6 +50,7 @@ import pytest
 from judge.worker import cgroup, probe
 from judge.worker.confinement import LEVELS, Confinement
 from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, _mlp_case, build_toy, judge_env
+from tests.support.ipc import ipc_objects
 
 SUITE = REPO / "tests" / "adversarial"
 VERDICTS = ("accepted", "wrong_answer", "time_limit_exceeded", "memory_limit_exceeded", "runtime_error",
@@ -249,7 +250,7 @@ def judge_attack(attack: Attack, cap: str | None, root: Path, arena: Path, slug:
     submission.write_text(attack.source())
     submission.chmod(0o644)
     watched = _watched(root, arena)  # not the history: judge submit records the attempt there
-    before = _snapshot(watched)
+    before, objects = _snapshot(watched), ipc_objects()
     assert not _canaries(), "a canary from an earlier run is still there"
 
     judge = _judge(root, submission, arena, cap, slug)
@@ -267,6 +268,7 @@ def judge_attack(attack: Attack, cap: str | None, root: Path, arena: Path, slug:
     assert not _canaries(), "the submission wrote outside its scratch directory"
     assert not list((arena / "tmp").iterdir()), "the scratch directory was not removed"
     assert not _cgroups_of(judge.pid), "the workers' cgroups were not removed"
+    assert ipc_objects() <= objects, "the submission left System V objects or message queues on the machine"
     _check_hidden(report)
 
 
@@ -325,7 +327,7 @@ def grade_class(cap: str, root: Path, arena: Path, judge_home: Path, attacks: li
         path.chmod(0o644)
     out = arena / "graded"
     watched = [*_watched(root, arena), judge_home]
-    before, git_before = _snapshot(watched), _git_state()
+    before, git_before, objects = _snapshot(watched), _git_state(), ipc_objects()
     env = {**judge_env(root), "TMPDIR": str(arena / "tmp"), "JUDGE_MAX_LEVEL": cap}
     graded = subprocess.run([sys.executable, "-m", "judge", "grade", slug, str(folder), "--out", str(out),
                              "--jobs", "2"], capture_output=True, text=True, env=env, timeout=20 * JUDGE_TIMEOUT_S)
@@ -340,6 +342,7 @@ def grade_class(cap: str, root: Path, arena: Path, judge_home: Path, attacks: li
     assert _git_state() == git_before, "the graded class changed the checkout"
     assert not _canaries(), "a submission wrote outside its scratch directory"
     assert not list((arena / "tmp").iterdir()), "a scratch directory was not removed"
+    assert ipc_objects() <= objects, "a submission left System V objects or message queues on the machine"
     for report in reports.values():
         assert report["judge"]["security_level"].startswith(cap)
         _check_hidden(report)

@@ -37,6 +37,8 @@ def test_doctor_in_a_container_reports_l1_and_names_the_blockers():
     assert "blocked by: the judge has no CAP_SYS_ADMIN" in layers["private mounts"]
     if shutil.which("bwrap"):
         assert "blocked by: a seccomp filter refuses new user namespaces" in layers["bubblewrap"]
+    ipc = layers["System V IPC and POSIX message queues"]  # no namespace can be made here: the filter alone
+    assert ipc == "  [x] System V IPC and POSIX message queues: the seccomp filter refuses every IPC call"
     outside = subprocess.run([sys.executable, "-m", "judge", "doctor"], capture_output=True, text=True, cwd=REPO)
     assert "blocked by: a seccomp filter" not in outside.stdout, "outside the container nothing is blocked so"
 

@@ -72,6 +72,9 @@ class Confinement:
     private_mounts: bool = False
     """below L2, as root: each worker in a mount namespace of its own, everything read-only but a sized tmpfs
     over its scratch directory (:mod:`judge.worker.mounts`)"""
+    ipc: str = ""
+    """how each worker gets an IPC namespace of its own (:data:`judge.worker.ipc.MODES`): a worker a zygote forks
+    at every level, a fresh one below L2 (bubblewrap gives a fresh one its own); empty: none can be made here"""
 
     @property
     def keeps_secrets(self) -> bool:

@@ -68,7 +68,7 @@ class ForkServer:
         and :mod:`judge.worker.zygote`): the warm process never holds a submission's bytes."""
         uid = None if self.confinement.bwrap else self.confinement.uid  # in the view, the zygote's uid is it
         message = {"type": "fork", "memory_bytes": memory_bytes, "uid": uid,
-                   "private_mounts": self.confinement.private_mounts}
+                   "private_mounts": self.confinement.private_mounts, "ipc": self.confinement.ipc}
         try:
             source = sealed(solution)
         except OSError as exc:

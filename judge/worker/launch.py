@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from judge.settings import CGROUPS
-from judge.worker import cgroup, libc, mounts, privileges, scratch as scratches
+from judge.worker import cgroup, ipc, libc, mounts, privileges, scratch as scratches
 from judge.worker.confinement import CGROUP_EXTRA_TASKS, PROCESS_LIMIT, SANDBOX_UID, TMPFS_BYTES, Confinement
 
 PR_SET_PDEATHSIG = 1
@@ -77,9 +77,10 @@ def environment(scratch: Path) -> dict[str, str]:
 
 def _limits(memory_bytes: int, uid: int | None, parent: int | None = None, bounding: bool = True,
             group: cgroup.Group | None = None, scratch: Path | None = None,
-            solution: bytes = b"") -> Callable[[], None]:
+            solution: bytes = b"", ipc_mode: str = "") -> Callable[[], None]:
     """What the child does between fork and exec: its cgroup, its own mounts (``scratch``, holding ``solution``:
-    see :func:`judge.worker.mounts.private_scratch`), limits, then (``bounding``) an empty capability bounding set,
+    see :func:`judge.worker.mounts.private_scratch`), its own IPC namespace (``ipc_mode``: see
+    :func:`judge.worker.ipc.isolate`), limits, then (``bounding``) an empty capability bounding set,
     then the uid, then death with ``parent`` (default: the process that calls this, i.e. the judge). Bubblewrap
     needs its capabilities: it is started with ``bounding`` False and drops them itself."""
     parent = os.getpid() if parent is None else parent
@@ -89,6 +90,7 @@ def _limits(memory_bytes: int, uid: int | None, parent: int | None = None, bound
             group.join(os.getpid())
         if scratch is not None:
             mounts.private_scratch(scratch, solution, TMPFS_BYTES, uid)
+        ipc.isolate(ipc_mode)
         for limit, value in (
             (resource.RLIMIT_DATA, memory_bytes + DATA_HEADROOM),
             (resource.RLIMIT_FSIZE, FILE_SIZE_LIMIT),
@@ -176,7 +178,8 @@ def popen(confinement: Confinement, scratch: Path, argv: list[str], memory_bytes
     environment."""
     uid = None if confinement.bwrap else confinement.uid  # bubblewrap changes the uid itself, in its namespace
     preexec = _limits(memory_bytes, uid, bounding=not confinement.bwrap, group=group,
-                      scratch=scratch if confinement.private_mounts else None, solution=solution)
+                      scratch=scratch if confinement.private_mounts else None, solution=solution,
+                      ipc_mode="" if confinement.bwrap else confinement.ipc)  # bubblewrap gives each its own
     return subprocess.Popen(_command(confinement, scratch, argv), cwd=scratch, env=environment(scratch),
                             start_new_session=True, preexec_fn=preexec, **streams)
 
@@ -244,10 +247,12 @@ def _die_with_parent() -> None:
 
 
 def confine_forked_worker(scratch: Path, memory_bytes: int, output_fd: int, keep_fds: tuple[int, ...],
-                          parent: int, uid: int | None, private_mounts: bool = False, solution: bytes = b"") -> None:
+                          parent: int, uid: int | None, private_mounts: bool = False, solution: bytes = b"",
+                          ipc_mode: str = "") -> None:
     """Confine a worker just forked from the zygote, before any submission code runs in it.
 
-    As :func:`start` does for a fresh worker below L2: a new session, the limits, the uid and the death with
+    As :func:`start` does for a fresh worker below L2: a new session, the IPC namespace of its own (``ipc_mode``:
+    never the zygote's, which every worker it forks would share), the limits, the uid and the death with
     ``parent`` of ``_limits``, stdin from ``/dev/null``, stdout and stderr to ``output_fd``, no open descriptor
     but ``keep_fds`` (the zygote's control socket above all), the scratch directory as working directory and the
     worker environment (the zygote was started with it, so the interpreter's own additions, such as ``LC_CTYPE``,
@@ -256,7 +261,8 @@ def confine_forked_worker(scratch: Path, memory_bytes: int, output_fd: int, keep
     worker.
     """
     os.setsid()
-    _limits(memory_bytes, uid, parent, scratch=scratch if private_mounts else None, solution=solution)()
+    _limits(memory_bytes, uid, parent, scratch=scratch if private_mounts else None, solution=solution,
+            ipc_mode=ipc_mode)()
     privileges.set_dumpable(True)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)

@@ -17,8 +17,8 @@ import sys
 from dataclasses import dataclass
 
 from judge import messages
-from judge.settings import CGROUPS, MAX_LEVEL, PRIVATE_MOUNTS
-from judge.worker import cgroup, landlock, mounts
+from judge.settings import CGROUPS, IPC_NAMESPACES, MAX_LEVEL, PRIVATE_MOUNTS
+from judge.worker import cgroup, ipc, landlock, mounts
 from judge.worker.confinement import DISK_QUOTA, PROCESS_LIMIT, SANDBOX_UID, TMPFS_BYTES, Confinement
 from judge.worker.launch import PYTHON_FLAGS, popen
 from judge.worker.scratch import make_scratch
@@ -31,6 +31,9 @@ for name in ("torch", "judge.worker.main"):
     if importlib.util.find_spec(name) is None:
         sys.exit(f"cannot find {name}")
 from judge.worker.main import Lockdown, lock_down
+if "--find-ipc" in sys.argv:  # how a zygote's child, forked in this view, gets an IPC namespace of its own
+    from judge.worker import ipc
+    print("ipc=" + "|".join(ipc.working_mode()))
 lockdown = Lockdown.from_argv(sys.argv[1:])
 lock_down(lockdown, os.getcwd())
 if lockdown.secrets is not None:
@@ -71,9 +74,11 @@ def level(device: str = "cpu") -> str:
 
 
 def _try(candidate: Confinement) -> str | None:
-    """Start a probe exactly as a worker would be started; None when it works, else why it does not."""
+    """Start a probe exactly as a worker would be started; None when it works, else why it does not. Under
+    bubblewrap it also finds how a child forked in the view gets an IPC namespace (:data:`_FORKED_IPC`)."""
     scratch = make_scratch(b"", candidate)
-    argv = [sys.executable, *PYTHON_FLAGS, "-c", PROBE, *candidate.lockdown.argv()]
+    find_ipc = ["--find-ipc"] if candidate.bwrap and not IPC_NAMESPACES.off() else []
+    argv = [sys.executable, *PYTHON_FLAGS, "-c", PROBE, *candidate.lockdown.argv(), *find_ipc]
     try:
         probe = popen(candidate, scratch, argv, 1 << 30, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                       stderr=subprocess.STDOUT)
@@ -84,8 +89,14 @@ def _try(candidate: Confinement) -> str | None:
         shutil.rmtree(scratch, ignore_errors=True)
     text = out.decode("utf-8", "replace").strip()
     if probe.returncode == 0 and text.endswith("ok"):
+        found = [line[4:].split("|", 1) for line in text.splitlines() if line.startswith("ipc=")]
+        _FORKED_IPC[candidate] = (found[-1][0], found[-1][1]) if found else ("", "")
         return None
     return text.splitlines()[-1][:200] if text else f"exit status {probe.returncode}"
+
+
+_FORKED_IPC: dict[Confinement, tuple[str, str]] = {}
+"""for each bubblewrap candidate that worked: the IPC mode a child forked in its view can use, and why none"""
 
 
 def _first_working(candidates: list[Confinement], missing: list[str]) -> Confinement | None:
@@ -120,18 +131,30 @@ def _probe(cap: str, capped_because: str) -> Confinement:
         found = _first_working([Confinement("L2", SANDBOX_UID, bwrap, seccomp=True, landlock=abi)], missing)
         if found:
             version = _cgroup_version(missing)  # before the reasons are frozen: it adds why there is none
+            mode = _ipc_mode(_FORKED_IPC.get(found, ("", "")), missing)
             return Confinement(found.level, found.uid, found.bwrap, tuple(missing), found.seccomp, found.landlock,
-                               version)
+                               version, ipc=mode)
     if cap == "L0":
         missing += [messages.say("layer_off", layer=layer, reason=capped_because) for layer in ("seccomp", "Landlock")]
     elif not abi:
         missing.append(messages.say("layer_off", layer="Landlock", reason=messages.say("no_landlock")))
-    candidates = [Confinement("L1", uid, seccomp=True, landlock=abi) for uid in uids] if abi and cap != "L0" else []
-    candidates += [Confinement("L0", uid, seccomp=True) for uid in uids] if cap != "L0" else []
-    found = _first_working(candidates + [Confinement("L0", uid) for uid in uids], missing)
-    base = found or Confinement("L0", None)
+    mode = _ipc_mode(("", "") if IPC_NAMESPACES.off() else ipc.working_mode(), missing)
+    candidates = ([Confinement("L1", uid, seccomp=True, landlock=abi, ipc=mode) for uid in uids]
+                  if abi and cap != "L0" else [])
+    candidates += [Confinement("L0", uid, seccomp=True, ipc=mode) for uid in uids] if cap != "L0" else []
+    found = _first_working(candidates + [Confinement("L0", uid, ipc=mode) for uid in uids], missing)
+    base = found or Confinement("L0", None, ipc=mode)
     private, version = _private_mounts_work(base, missing), _cgroup_version(missing)
-    return Confinement(base.level, base.uid, None, tuple(missing), base.seccomp, base.landlock, version, private)
+    return Confinement(base.level, base.uid, None, tuple(missing), base.seccomp, base.landlock, version, private, mode)
+
+
+def _ipc_mode(found: tuple[str, str], missing: list[str]) -> str:
+    """The IPC mode (:func:`judge.worker.ipc.working_mode`'s answer, ``found``); why none, added to ``missing``."""
+    mode, why = found
+    if not mode:
+        reason = messages.say("layer_env_off", env=IPC_NAMESPACES.name) if IPC_NAMESPACES.off() else why
+        missing.append(messages.say("layer_off", layer="IPC namespace", reason=reason))
+    return mode
 
 
 def _cgroup_version(missing: list[str]) -> int:
@@ -235,3 +258,28 @@ def explain(device: str = "cpu") -> list[Layer]:
               else _why_off(found, "bubblewrap")),
         Layer("level", found.keeps_secrets, messages.say(f"guarantee_{found.level}")),
     ]
+
+
+def channels(device: str = "cpu") -> list[Layer]:
+    """Each kernel-wide place a worker could leave something in for a later worker: closed or not, and how. The
+    IPC line probes again (a namespace made and the filter's refusal, each in a forked child); the others follow
+    from the layers found in force."""
+    found = confinement(device)
+    ipc_how = [messages.say("channel_ipc_bwrap")] if found.bwrap else []
+    if found.ipc and (found.bwrap or ipc._in_child(found.ipc) == 0):
+        ipc_how.insert(0, messages.say("channel_ipc_namespace", how=f"unshare, {found.ipc} mode"))
+    if found.seccomp and ipc.filter_refuses():
+        ipc_how.append(messages.say("channel_ipc_filter"))
+    sockets = ([messages.say("channel_sockets_filter")] if found.seccomp else []) + (
+        [messages.say("channel_sockets_landlock")] if found.landlock >= 6 else [])
+    folders = ([messages.say("channel_folders_landlock")] if found.landlock else []) + (
+        [messages.say("channel_folders_mounts")] if found.private_mounts else []) + (
+        [messages.say("channel_folders_bwrap")] if found.bwrap and not found.landlock else [])
+    closed = {"channel_ipc": len(ipc_how) > bool(found.bwrap), "channel_folders": bool(found.landlock or
+                                                                                   found.private_mounts)}
+    shown = [("channel_ipc", ipc_how), ("channel_sockets", sockets),
+             ("channel_keyrings", [messages.say("channel_keyrings_filter")] if found.seccomp else []),
+             ("channel_folders", folders), ("channel_scratch", [messages.say("channel_scratch_fresh")]),
+             ("channel_descriptors", [messages.say("channel_descriptors_closed")])]
+    return [Layer(messages.say(name), closed.get(name, bool(how)), "; ".join(how) or messages.say("channel_open"))
+            for name, how in shown]

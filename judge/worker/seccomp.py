@@ -12,6 +12,9 @@ covered too. Everything is allowed except the calls in ``DENIED``, which fail wi
 * touching other processes: ``kill`` and friends, ``ptrace``, ``process_vm_*``, ``pidfd_*``;
 * leaving the session or the limits: ``setsid``, ``setpgid``, ``setrlimit``, ``prlimit64``;
 * namespaces, mounts, kernel keys, BPF, modules and the other administrator calls;
+* System V shared memory, semaphores and message queues, and POSIX message queues (``IPC``): a channel to other
+  workers wherever they share an IPC namespace (:mod:`judge.worker.ipc` gives each its own where the kernel
+  allows; this closes it where it does not);
 * where no memory cgroup counts a worker's pages (``deny_memfd``): ``memfd_create`` and ``memfd_secret``, whose
   files no resident set shows and a submission has no use for.
 
@@ -51,6 +54,13 @@ DENIED = (
     "acct", "quotactl", "sethostname", "setdomainname", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
     "iopl", "ioperm",
 )
+IPC = (
+    "shmget", "shmat", "shmdt", "shmctl", "semget", "semop", "semtimedop", "semtimedop_time64", "semctl",
+    "msgget", "msgsnd", "msgrcv", "msgctl", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedsend_time64",
+    "mq_timedreceive", "mq_timedreceive_time64", "mq_notify", "mq_getsetattr", "ipc",
+)
+"""every System V IPC and POSIX message queue call, and the ``ipc`` multiplexer of the architectures that have it
+(the ``_time64`` variants exist on 32-bit ones)"""
 
 
 class _ArgCmp(ctypes.Structure):
@@ -98,7 +108,7 @@ def install(deny_memfd: bool = False) -> None:
     try:
         _check(lib.seccomp_attr_set(ctx, ATTR_TSYNC, 1), "TSYNC")
         deny = ACT_ERRNO | errno.EPERM
-        for name in DENIED + (MEMFD if deny_memfd else ()):
+        for name in DENIED + IPC + (MEMFD if deny_memfd else ()):
             number = lib.seccomp_syscall_resolve_name(name.encode())
             if number >= 0:  # a call this architecture does not have cannot be made
                 _check(lib.seccomp_rule_add_array(ctx, deny, number, 0, None), name)

@@ -8,7 +8,8 @@ a fresh worker's (:class:`judge.worker.main.Lockdown`): every worker forked lock
 Control protocol on a Unix ``SOCK_SEQPACKET`` socket, one JSON object per packet:
 
 * zygote -> parent, once: ``ready`` (``pid``: its own, as its PID namespace numbers it).
-* parent -> zygote: ``fork`` (``memory_bytes``, ``uid``, ``private_mounts``) with four descriptors attached: the
+* parent -> zygote: ``fork`` (``memory_bytes``, ``uid``, ``private_mounts``, ``ipc``: how the child gets an IPC
+  namespace of its own, :func:`judge.worker.ipc.isolate`) with four descriptors attached: the
   worker's ends of the request, response and output pipes, and a sealed memfd holding the submission's bytes
   (as the judge read and hashed them). The zygote makes a fresh scratch directory of its own (removed when the
   worker is released, so nothing a worker writes reaches the next) and forks; only the child reads the memfd,
@@ -82,7 +83,7 @@ def _run_child(message: dict[str, Any], fds: list[int], zygote: int, scratch: st
             os.chmod(target, 0o644)
         launch.confine_forked_worker(Path(scratch), int(message["memory_bytes"]), output_w,
                                       (request_r, response_w), zygote, None if uid is None else int(uid),
-                                      private_mounts, solution)
+                                      private_mounts, solution, str(message.get("ipc") or ""))
         main.serve(os.fdopen(request_r, "rb", buffering=0), os.fdopen(response_w, "wb"),
                    os.path.join(scratch, "solution.py"), lockdown)
         code = 0

@@ -1,0 +1,189 @@
+"""No channel between workers through System V IPC or POSIX message queues (issue 29).
+
+Both layers are checked on their own: the seccomp filter refuses every IPC call, and every worker (fresh, or
+forked by a warm process) has an IPC namespace of its own, so a segment made in one is in no other. Then a student
+who stores answers in shared memory and one who reads them are graded in one class (one job slot: the same warm
+process forks both) at L2 and L1, and judged by two ``judge submit`` runs at L1; the reader is never accepted, and
+nothing either made is left on the machine.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from judge.worker import ipc, libc, probe, seccomp
+from judge.worker.forkserver import ForkServer
+from judge.worker.runner import Worker
+from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, judge_env
+from tests.support.ipc import ipc_objects
+
+SUITE = REPO / "tests" / "adversarial"
+WRITER, READER, HOARDER = "119-hands-answers-through-ipc", "120-reads-answers-through-ipc", "121-leaves-ipc-objects"
+root_only = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (to look into other processes' namespaces)")
+
+
+def _in_child(body) -> int:
+    """``body()``'s exit code, run in a forked child (the test process is left as it was)."""
+    pid = os.fork()
+    if pid == 0:
+        code = 255
+        try:
+            code = body()
+        finally:
+            os._exit(code)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+def test_the_filter_refuses_every_ipc_call():
+    c = libc.load()
+    c.semget.restype = c.msgget.restype = c.mq_open.restype = ctypes.c_int
+    c.mq_open.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_void_p]
+    calls = [lambda: ipc.shmget(0, 4096), lambda: c.semget(0, 1, 0o1600), lambda: c.msgget(0, 0o1600),
+             lambda: c.mq_open(b"/adv-filter", os.O_RDWR | os.O_CREAT, 0o600, None)]
+
+    def refused(filtered: bool) -> int:
+        if filtered:
+            seccomp.install()
+        results = [(call(), ctypes.get_errno()) for call in calls]
+        return sum(1 << i for i, (result, err) in enumerate(results) if result == -1 and err == 1)  # EPERM
+
+    before = ipc_objects()
+    assert _in_child(lambda: refused(True)) == 0b1111
+    assert _in_child(lambda: (ipc.isolate(ipc.working_mode()[0]), refused(False))[1]) == 0, \
+        "without the filter the calls work: the test no longer tells the filter's work apart"
+    assert ipc_objects() == before
+
+
+@pytest.mark.parametrize("mode", list(ipc.MODES))
+def test_a_namespace_of_its_own_holds_what_the_process_makes_and_dies_with_it(mode):
+    """Each mode gives the process a new namespace, keeps its ids, and nothing it makes there is left after it."""
+    if ipc._in_child(mode) != 0:
+        pytest.skip(f"{mode} does not work here")
+    ours, ids = ipc.namespace(), (os.getuid(), os.getgid())
+    before = ipc_objects()
+    read, write = os.pipe()
+
+    def body() -> int:
+        ipc.isolate(mode)
+        made = ipc.shmget(0x4A55444A, 1 << 20)
+        os.write(write, json.dumps([ipc.namespace(), os.getuid(), os.getgid(), made]).encode())
+        return 0
+
+    assert _in_child(body) == 0
+    inside, uid, gid, made = json.loads(os.read(read, 4096))
+    assert inside != ours and (uid, gid) == ids and made >= 0
+    assert ipc_objects() == before
+
+
+def _namespace_of(pid: int, other_than: str, deadline: float) -> str:
+    """``pid``'s IPC namespace once it has left ``other_than`` (the zygote's), which it does before any request."""
+    while True:
+        found = os.readlink(f"/proc/{pid}/ns/ipc")
+        if found != other_than or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
+
+
+@root_only
+@pytest.mark.parametrize("cap", ["L2", "L1"])
+def test_workers_forked_by_one_warm_process_share_no_namespace(cap, monkeypatch):
+    """Two workers of one zygote: each in a namespace of its own, neither the zygote's; a segment made in the
+    first one's is not in the second one's."""
+    monkeypatch.setenv("JUDGE_MAX_LEVEL", cap)
+    found = probe.confinement()
+    if found.level != cap:
+        pytest.skip(f"this machine gives {found.describe()}")
+    assert found.ipc, found.describe()
+    server = ForkServer(found)
+    workers = [Worker(REFERENCE_SOURCE.encode(), 1 << 30, server.launch) for _ in range(2)]
+    try:
+        for worker in workers:
+            worker.start()
+        zygote = os.readlink(f"/proc/{server.pid}/ns/ipc")
+        deadline = time.monotonic() + 60
+        first, second = (_namespace_of(w.pid, zygote, deadline) for w in workers)
+        assert len({zygote, first, second}) == 3
+        nsenter = ["nsenter", f"--ipc=/proc/{workers[0].pid}/ns/ipc"]
+        subprocess.run([*nsenter, "ipcmk", "-M", "4096"], check=True, capture_output=True)
+        listed = [f"--ipc=/proc/{w.pid}/ns/ipc" for w in workers]
+        shown = [subprocess.run(["nsenter", flag, "ipcs", "-m"], capture_output=True, text=True, check=True).stdout
+                 for flag in listed]
+        assert "4096" in shown[0] and "4096" not in shown[1]
+    finally:
+        for worker in workers:
+            worker.close()
+        server.close()
+
+
+
+def _students(folder: Path, *names: str) -> None:
+    folder.mkdir(parents=True)
+    for name in names:
+        text = (SUITE / f"{name}.py").read_text()
+        source = REFERENCE_SOURCE + "\n\n" + text if "# base: reference" in text else text
+        (folder / f"{name}.py").write_text(source)
+
+
+@root_only
+@pytest.mark.parametrize("cap, namespaces", [("L2", "on"), ("L1", "on"), ("L1", "off")])
+def test_a_reader_graded_after_a_writer_by_the_same_warm_process_gets_nothing(cap, namespaces, toy_root, tmp_path):
+    """One job slot, so one warm process forks the writer, the hoarder and then the reader. ``off``: the workers
+    share the zygote's namespace (below L2, the machine's), and the filter alone must hold."""
+    env = {**judge_env(toy_root), "JUDGE_MAX_LEVEL": cap, "JUDGE_IPC_NAMESPACES": namespaces}
+    if cap == "L2" and probe.confinement().bwrap is None:
+        pytest.skip(f"this machine gives {probe.confinement().describe()}")
+    folder = tmp_path / "class"
+    _students(folder, WRITER, HOARDER, READER)
+    before = ipc_objects()
+    graded = subprocess.run([sys.executable, "-m", "judge", "grade", SLUG, str(folder), "--out", str(tmp_path / "out"),
+                             "--jobs", "1"], capture_output=True, text=True, env=env, timeout=900)
+    assert graded.returncode == 0, graded.stdout[-2000:] + graded.stderr[-2000:]
+    reports = {p.parent.name: json.loads(p.read_text()) for p in (tmp_path / "out" / "students").glob("*/results.json")}
+    assert {name: r["verdict"] for name, r in reports.items()} == {
+        WRITER: "accepted", HOARDER: "accepted", READER: "wrong_answer"}
+    assert all(r["judge"]["security_level"].startswith(cap) for r in reports.values())
+    assert ipc_objects() == before, "a worker left System V objects or message queues on the machine"
+
+
+@root_only
+@pytest.mark.slow
+def test_a_reader_judged_by_the_next_judge_gets_nothing_at_l1(toy_root, tmp_path):
+    """Two ``judge submit`` runs at L1, which share the machine's IPC namespace but for the workers' own."""
+    env = {**judge_env(toy_root), "JUDGE_MAX_LEVEL": "L1"}
+    _students(tmp_path / "s", WRITER, READER)
+    before = ipc_objects()
+    verdicts = []
+    for name in (WRITER, READER):
+        judged = subprocess.run([sys.executable, "-m", "judge", "submit", SLUG, str(tmp_path / "s" / f"{name}.py"),
+                                 "--format", "json"], capture_output=True, text=True, env=env, timeout=600)
+        verdicts.append(json.loads(judged.stdout)["verdict"])
+    assert verdicts == ["accepted", "wrong_answer"]
+    assert ipc_objects() == before
+
+
+def test_doctor_says_how_each_channel_is_closed(monkeypatch):
+    """The IPC line follows the probes: with the namespaces off it names the filter alone."""
+    found = probe.confinement()
+    lines = {c.name: c for c in probe.channels()}
+    assert lines["System V IPC and POSIX message queues"].active == bool(found.ipc or found.seccomp)
+    assert ("seccomp filter refuses every IPC call" in lines["System V IPC and POSIX message queues"].detail) \
+        == found.seccomp
+    monkeypatch.setenv("JUDGE_IPC_NAMESPACES", "off")
+    monkeypatch.setenv("JUDGE_MAX_LEVEL", "L1")
+    monkeypatch.setattr(probe, "_probe", functools.cache(probe._probe.__wrapped__))  # a cache of its own
+    capped = probe.confinement()
+    assert capped.ipc == "" and any(m.startswith("no IPC namespace: JUDGE_IPC_NAMESPACES=off") for m in capped.missing)
+    detail = {c.name: c for c in probe.channels()}["System V IPC and POSIX message queues"].detail
+    assert "namespace" not in detail and ("filter" in detail) == capped.seccomp
+    result = subprocess.run([sys.executable, "-m", "judge", "doctor"], capture_output=True, text=True,
+                            env={**judge_env(None), "JUDGE_MAX_LEVEL": "L1", "JUDGE_IPC_NAMESPACES": ""}, timeout=300)
+    assert "System V IPC and POSIX message queues: an IPC namespace of its own" in result.stdout
