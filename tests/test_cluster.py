@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, SLUG, judge_env
+from tests.support.cli import REPO, SLUG, judge_env
 
 MANIFEST = REPO / "deploy" / "kubernetes" / "grade-indexed-job.yaml"
 KUBERNETES = "1.33.0"

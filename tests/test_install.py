@@ -23,7 +23,7 @@ import pytest
 
 from judge.package.problem import available, bundle, find_problem, problems_roots, solutions_roots
 from judge.worker import launch, probe
-from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, run_judge
+from tests.support.cli import REFERENCE_SOURCE, REPO, SLUG, run_judge
 
 CHECKOUT_PARTS = ("pyproject.toml", "README.md", "LICENSE", "judge", "judge_bundle", "problems", "solutions")
 OWN = ("__editable__", "torch_diagnostics_judge", "__pycache__")

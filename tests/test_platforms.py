@@ -25,9 +25,9 @@ import pytest
 from judge.platforms import gradescope, prairielearn
 from judge.platforms.autograde import locate
 from judge.platforms.config import Export, Exported, case_points, samples_only
-from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, judge_env, run_judge
+from tests.support.cli import REFERENCE_SOURCE, SLUG, judge_env, run_judge
+from tests.support.schemas import schema
 
-SCHEMAS = REPO / "tests" / "schemas"
 ONE_HIDDEN_WRONG = REFERENCE_SOURCE + '''
 
 class Solution(Solution):
@@ -41,10 +41,6 @@ class Solution(Solution):
 def archive_text(path: Path, name: str) -> str:
     with zipfile.ZipFile(path) as archive:
         return archive.read(name).decode()
-
-
-def schema(name: str) -> dict:
-    return json.loads((SCHEMAS / f"{name}.schema.json").read_text())
 
 
 def valid(results: dict, name: str) -> dict:

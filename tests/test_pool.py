@@ -11,7 +11,7 @@ from judge.judging.plan import make_plan
 from judge.judging.pool import WorkerPool
 from judge.package.problem import load_problem
 from judge.pipeline import Judge, Submitted, judge_guarded
-from tests.conftest import REFERENCE_SOURCE, REPO, SLUG
+from tests.support.cli import REFERENCE_SOURCE, REPO, SLUG
 
 POOL_MODULE = "judge/judging/pool.py"
 
