@@ -126,9 +126,7 @@ def test_each_verdict_gets_the_committed_report(verdict, adversarial_root, tmp_p
         report = failure_report(problem, Submitted(path, b""), "submit", "cpu", INTERNAL_REASON)
     else:
         path.write_text(_source(verdict), encoding="utf-8")
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setenv("JUDGE_CACHE", str(adversarial_root / "cache"))  # the limits calibrated for this problem
-            report = judge_guarded(Submitted.read(path), Judge(Asked(problem, "submit", "cpu")))
+        report = judge_guarded(Submitted.read(path), Judge(Asked(problem, "submit", "cpu")))
     assert report["verdict"] == verdict
     _compare(_golden(f"{verdict}.json"), json.dumps(normalise(report, verdict), indent=2, ensure_ascii=False) + "\n")
 

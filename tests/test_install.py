@@ -242,7 +242,7 @@ def test_doctor_names_roots_data_and_level(toy_root, tmp_path):
     assert lines[roots + 1] == f"  {toy_root / 'problems'}  (JUDGE_PROBLEMS: 1 problem(s), 0 shadowed by an earlier root)"
     bundled = len(list((bundle() / "problems").glob("*/problem.toml")))
     assert lines[roots + 2] == f"  {bundle() / 'problems'}  (bundled: {bundled} problem(s), 1 shadowed by an earlier root)"
-    assert f"calibration cache: {toy_root / 'cache'} (JUDGE_CACHE" in result.stdout
+    assert f"calibration cache: {os.environ['JUDGE_CACHE']} (JUDGE_CACHE" in result.stdout
     assert f"attempt history: {Path(os.environ['JUDGE_HOME']) / 'history.sqlite3'} (JUDGE_HOME" in result.stdout
     assert f"judge run / submit: {probe.level()}" in result.stdout
 

@@ -33,8 +33,7 @@ def _kill_server(pool: WorkerPool) -> None:
 
 
 @pytest.fixture
-def toy_plan(toy_root, monkeypatch):
-    monkeypatch.setenv("JUDGE_CACHE", str(toy_root / "cache"))  # the limits calibrated for the toy
+def toy_plan(toy_root):
     plan = make_plan(load_problem(toy_root / "problems" / SLUG), "submit", "cpu")
     return dataclasses.replace(plan, builds_checked=False)  # so that the pool's own record of the check shows
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ctypes.util
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -79,7 +78,6 @@ def test_the_judges_own_failure_report_prints_the_level_too(tmp_path, write_subm
     """A reference that fails during calibration is the judge's fault: exit 3, and still a full report."""
     root = build_toy(tmp_path / "broken", {"sample/01-small": mlp_case("a small ReLU MLP", 10, 8)}, TOY_MEMORY_MB)
     (root / "solutions" / f"{SLUG}.py").write_text("class Solution:\n    pass\n")
-    shutil.rmtree(root / "cache", ignore_errors=True)
     code, report = judge_json(["run", SLUG, str(write_submission(REFERENCE_SOURCE))], root)
     assert (code, report["verdict"]) == (3, "internal_error")
     assert report["judge"]["security_level"].startswith(probe.confinement().level)

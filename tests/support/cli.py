@@ -14,12 +14,13 @@ REFERENCE_SOURCE = (REPO / "solutions" / f"{SLUG}.py").read_text()
 
 
 def judge_env(root: Path | None) -> dict[str, str]:
-    """This environment, pointed at the problems and calibration cache under ``root`` when one is given."""
+    """This environment, pointed at the problems under ``root`` when one is given. The calibration cache stays the
+    test session's own (tests/conftest.py): calibrations are keyed by the reference and the cases, so two copies
+    of one toy problem share theirs and the session calibrates each content once."""
     env = dict(os.environ)
     env.pop("NO_COLOR", None)
     if root is not None:
         env["JUDGE_PROBLEMS"] = str(root / "problems")
-        env["JUDGE_CACHE"] = str(root / "cache")
     return env
 
 
