@@ -25,8 +25,8 @@ def main() -> None:
     parser.add_argument("--max", type=int, help="at most this many mutants per problem, spread over the file")
     parser.add_argument("--json", type=Path, metavar="DIR", help="also write each problem's run to DIR/<slug>.json")
     args = parser.parse_args()
-    from judge.author.mutant_judge import Pool
-    from judge.author.mutate import EQUIVALENT, KILLED, SURVIVED, mutate
+    from judge.author.mutation.mutant_judge import Pool
+    from judge.author.mutation.mutate import EQUIVALENT, KILLED, SURVIVED, mutate
     from judge.errors import JudgeError
     from judge.judging.plan import make_plan
     from judge.package.problem import available, find_problem

@@ -1,49 +1,33 @@
-"""Shared fixtures: a small problem package built in a temporary folder, and a way to run the real CLI."""
+"""The suite's fixtures and options. Shared constants and helpers live in tests/support/ (the command line in
+``cli``, the toy problem in ``toy``, broken submissions in ``submissions``, the adversarial machinery in
+``adversarial``): test modules import from there, never from one another or from here."""
 
 from __future__ import annotations
 
-import json
-import os
-import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-SLUG = "training-diagnostics"
-TOY_MEMORY_MB = 700
+from tests.support.adversarial import calibrated_root, new_arena, remove_arena
+from tests.support.cli import REPO, SLUG, judge_env  # noqa: F401 -- importable from here too, for older test modules
+from tests.support.toy import MIXED_CASES, TOY_CASES, TOY_MEMORY_MB, build_toy
 
 
-def _mlp_case(title: str, seed: int, batch: int) -> dict:
-    return {
-        "title": title,
-        "objects": {
-            "model": {"kind": "mlp", "seed": seed, "layers": [
-                {"linear": [5, 7], "weight": {"init": "kaiming_normal"}, "bias": {"init": "normal", "std": 0.1}},
-                {"act": "relu"},
-                {"linear": [7, 3]}]},
-            "x": {"kind": "tensor", "seed": seed + 1, "shape": [batch, 5], "init": "normal"},
-            "y": {"kind": "tensor", "seed": seed + 2, "shape": [batch, 3], "init": "uniform"},
-        },
-        "calls": [
-            {"method": "compute_activation_stats", "args": ["$model", "$x"]},
-            {"method": "compute_gradient_stats", "args": ["$model", "$x", "$y"]},
-        ],
-    }
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--runslow", action="store_true", default=False,
+                     help="also run the tests marked slow (whole packages judged or regenerated)")
 
 
-TOY_CASES = {
-    "sample/01-small": _mlp_case("a small ReLU MLP", 10, 8),
-    "hidden/01-six": _mlp_case("batch of six", 20, 6),
-    "hidden/02-five": _mlp_case("batch of five", 30, 5),
-}
-MIXED_CASES = {**TOY_CASES, "hidden/03-gradients-only": {
-    **_mlp_case("gradient statistics alone", 40, 7), "calls": _mlp_case("", 40, 7)["calls"][1:]}}
-"""the toy's cases and one that calls compute_gradient_stats alone: a method's failures can cost its cases only"""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """pytest's documented recipe: slow tests are skipped unless ``--runslow`` is given. An option, not ``addopts``,
+    so a nested pytest (tests/test_containers.py) inherits nothing it did not ask for."""
+    if config.getoption("--runslow"):
+        return
+    skip = pytest.mark.skip(reason="slow: give --runslow to run it")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -68,27 +52,6 @@ def keeps_the_test_process_capabilities() -> Iterator[None]:
     assert privileges.capabilities() == before, "this test changed the test process's own capabilities"
 
 
-def build_toy(root: Path, cases: dict[str, dict], memory_mb: int, time_floor_s: float | None = None) -> Path:
-    """A copy of training-diagnostics in ``root`` with only ``cases`` and tighter limits, expected values generated."""
-    package = root / "problems" / SLUG
-    package.mkdir(parents=True)
-    for name in ("starter.py", "statement.md.j2"):
-        shutil.copy(REPO / "problems" / SLUG / name, package / name)
-    meta = re.sub(r"memory_mb = \d+", f"memory_mb = {memory_mb}", (REPO / "problems" / SLUG / "problem.toml").read_text())
-    if time_floor_s is not None:
-        meta = re.sub(r"time_floor_s = [\d.]+", f"time_floor_s = {time_floor_s}", meta)
-    (package / "problem.toml").write_text(meta)
-    (root / "solutions").mkdir()
-    shutil.copy(REPO / "solutions" / f"{SLUG}.py", root / "solutions")
-    for case_id, case in cases.items():
-        path = package / "cases" / f"{case_id}.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(case))
-    result = run_judge(["gen", SLUG], root)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return root
-
-
 @pytest.fixture(scope="session")
 def toy_root(tmp_path_factory) -> Path:
     """A copy of training-diagnostics with three small cases (expected values generated here).
@@ -104,28 +67,6 @@ def mixed_root(tmp_path_factory) -> Path:
     return build_toy(tmp_path_factory.mktemp("mixed"), MIXED_CASES, TOY_MEMORY_MB)
 
 
-def judge_env(root: Path | None) -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("NO_COLOR", None)
-    if root is not None:
-        env["JUDGE_PROBLEMS"] = str(root / "problems")
-        env["JUDGE_CACHE"] = str(root / "cache")
-    return env
-
-
-def run_judge(args: list[str], root: Path | None = None, timeout: float = 600,
-              cwd: Path | None = None) -> subprocess.CompletedProcess:
-    """Run the real command line, as a user would."""
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True, text=True,
-                          env=judge_env(root), timeout=timeout, cwd=cwd)
-
-
-def judge_json(args: list[str], root: Path | None = None) -> tuple[int, dict]:
-    result = run_judge([*args, "--format", "json"], root)
-    assert result.stdout, result.stderr
-    return result.returncode, json.loads(result.stdout)
-
-
 @pytest.fixture
 def write_submission(tmp_path):
     def write(source: str, name: str = "solution.py") -> Path:
@@ -135,4 +76,15 @@ def write_submission(tmp_path):
     return write
 
 
-REFERENCE_SOURCE = (REPO / "solutions" / f"{SLUG}.py").read_text()
+@pytest.fixture(scope="session")
+def adversarial_root(tmp_path_factory) -> Path:
+    """The adversarial suite's small problem, calibrated once per session."""
+    return calibrated_root(tmp_path_factory.mktemp("adversarial"))
+
+
+@pytest.fixture
+def arena() -> Iterator[Path]:
+    """A world-readable folder for one judgement: the submission, another student's, and the judge's TMPDIR."""
+    base = new_arena()
+    yield base
+    remove_arena(base)

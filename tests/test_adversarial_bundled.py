@@ -9,7 +9,7 @@ gradient) fix every answer; in disconnected-parameters a head's wiring fixes its
 
 Every attack runs through ``judge submit`` at the strongest level this machine gives and (marked slow) at
 ``JUDGE_MAX_LEVEL=L1``, and (slow too) each problem's attacks are graded as one class by ``judge grade`` at L2
-and L1, with every check of :mod:`tests.test_adversarial`.
+and L1, with every check of :mod:`tests.support.adversarial`.
 """
 
 from __future__ import annotations
@@ -23,9 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, judge_env
-from tests.test_adversarial import (EVERY_ATTACK, JUDGE_TIMEOUT_S, arena, grade_class,  # noqa: F401 -- a fixture
-                                    judge_attack)
+from tests.support.cli import REPO, judge_env
+from tests.support.adversarial import EVERY_ATTACK, JUDGE_TIMEOUT_S, grade_class, judge_attack
 
 BUNDLED = {
     "training-diagnostics": ["sample/01-healthy-kaiming-mlp", "hidden/05-half-dead-exact-zeros",

@@ -12,7 +12,8 @@ import textwrap
 import pytest
 
 from judge.author.scaffold import SKELETON
-from tests.conftest import REFERENCE_SOURCE, SLUG, TOY_CASES, TOY_MEMORY_MB, build_toy, judge_env, judge_json, run_judge
+from tests.support.cli import REFERENCE_SOURCE, SLUG, judge_env, judge_json, run_judge
+from tests.support.toy import TOY_CASES, TOY_MEMORY_MB, build_toy
 
 REFERENCE = textwrap.dedent('''
     import torch

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.support.cli import REPO
 
 BENCHMARKS = sorted(p for p in (REPO / "benchmarks").glob("*.py") if p.name != "conditions.py")
 

@@ -18,7 +18,8 @@ from judge.package.problem import find_problem
 from judge.settings import CALIBRATION
 from judge.worker import cgroup
 from judge.worker.cgroup import Box
-from tests.conftest import SLUG, _mlp_case, build_toy, judge_env
+from tests.support.cli import SLUG, judge_env
+from tests.support.toy import build_toy, mlp_case
 
 MiB = 1 << 20
 
@@ -86,29 +87,10 @@ def test_memory_fits_the_box_and_the_wall_stretches_under_a_quota():
     assert limits.wall_scale(Box(None, None)) == 1.0
 
 
-def _v1_box(tmp_name: str, memory: int, quota_us: int) -> tuple[Path, Path] | None:
-    """A v1 memory and cpu group below this process's own, or None where none can be made."""
-    points = cgroup._mount_points()
-    if os.geteuid() != 0 or "memory" not in points or "cpu" not in points:
-        return None
-    memory_dir, cpu_dir = points["memory"][1] / tmp_name, points["cpu"][1] / tmp_name
-    try:
-        memory_dir.mkdir()
-        cpu_dir.mkdir()
-        (memory_dir / "memory.limit_in_bytes").write_text(str(memory))
-        (cpu_dir / "cpu.cfs_quota_us").write_text(str(quota_us))
-    except OSError:
-        for folder in (memory_dir, cpu_dir):
-            if folder.exists():
-                folder.rmdir()
-        return None
-    return memory_dir, cpu_dir
-
-
 @pytest.fixture
 def gradescope_box():
     """A box like Gradescope's default container: 768 MB and half a CPU (cgroup v1, as root)."""
-    made = _v1_box(f"judge-test-box-{os.getpid()}", 768 * MiB, 50_000)
+    made = v1_box(f"judge-test-box-{os.getpid()}", 768 * MiB, 50_000)
     if made is None:
         pytest.skip("needs root and writable cgroup v1 memory and cpu hierarchies")
     yield made
@@ -154,7 +136,7 @@ def test_a_memory_hog_gets_its_verdict_before_the_container_kills_anything(grade
 
 
 def _small_case(seed: int = 10) -> dict:
-    return _mlp_case("a small ReLU MLP", seed, 8)
+    return mlp_case("a small ReLU MLP", seed, 8)
 
 
 # -- a calibration that survives a fresh container -------------------------------------------------------------

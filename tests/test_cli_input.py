@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from tests.conftest import REFERENCE_SOURCE, SLUG, run_judge
+from tests.support.cli import REFERENCE_SOURCE, SLUG, run_judge
 
 
 def _one_clear_line(result) -> str:

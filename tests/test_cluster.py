@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, SLUG, judge_env
+from tests.support.cli import REPO, SLUG, judge_env
 
 STEPS = REPO / "deploy" / "kubernetes"
 OLDEST = (1, 29)

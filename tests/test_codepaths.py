@@ -16,7 +16,7 @@ from judge.author.rerun import Rerun
 from judge.author.stability import elsewhere_mistakes, mistake_runs, nudged, plain, unstable_hints
 from judge.package.build import build_objects, checksum
 from judge.package.problem import find_problem
-from tests.conftest import REPO
+from tests.support.cli import REPO
 
 FINDER = find_problem("backprop-bug-finder")
 FLOAT32 = REPO / "problems" / FINDER.slug / "submissions" / "wrong_answer" / "float32-arithmetic.py"

@@ -1,6 +1,6 @@
-"""Inside a container with the default profile (emulated by ``tests/container_profile.py``: no user or mount
-namespaces, a read-only cgroupfs, Docker's capabilities), the judge falls back to L1 and ``judge doctor`` names
-what blocks each missing layer; the whole adversarial suite passes there, at the level doctor reports."""
+"""Inside a container with the default profile (emulated by ``tests/support/container_profile.py``: no user or
+mount namespaces, a read-only cgroupfs, Docker's capabilities), the judge falls back to L1 and ``judge doctor``
+names what blocks each missing layer; the whole adversarial suite passes there, at the level doctor reports."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import sys
 
 import pytest
 
-from tests.conftest import REPO
+from tests.support.cli import REPO
 
-PROFILE = [sys.executable, str(REPO / "tests" / "container_profile.py")]
+PROFILE = [sys.executable, str(REPO / "tests" / "support" / "container_profile.py")]
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the emulated container profile needs root")
 
 
@@ -47,7 +47,7 @@ def test_doctor_in_a_container_reports_l1_and_names_the_blockers():
 @pytest.mark.timeout(3600)
 def test_the_adversarial_suite_passes_in_a_container_at_the_level_doctor_reports(tmp_path):
     level = _level(_in_container(sys.executable, "-m", "judge", "doctor").stdout)
-    suite = _in_container(sys.executable, "-m", "pytest", "tests/test_adversarial.py", "-q", "-rs", "-m", "",
+    suite = _in_container(sys.executable, "-m", "pytest", "tests/test_adversarial.py", "-q", "-rs", "--runslow",
                           "-p", "no:cacheprovider", "--basetemp", str(tmp_path / "suite"), timeout=3500,
                           env={k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")})
     tail = suite.stdout[-6000:]

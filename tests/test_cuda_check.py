@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.support.cli import REPO
 
 SLUG = "training-log-doctor"  # pure JSON: the cheapest problem to regenerate
 

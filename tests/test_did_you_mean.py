@@ -7,7 +7,7 @@ import pytest
 from judge import messages
 from judge.package.problem import unknown_problem
 
-from tests.conftest import run_judge
+from tests.support.cli import run_judge
 
 
 @pytest.mark.parametrize("args", [["show", "traning-diagnostics"], ["start", "traning-diagnostics"],

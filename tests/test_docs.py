@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from tests.conftest import REPO
+from tests.support.cli import REPO
 
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")

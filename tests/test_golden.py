@@ -5,7 +5,9 @@ Two checks. The fast one renders each committed JSON report (``<verdict>.json``)
 with the committed files: it needs no worker. The other judges each submission on the small problem of
 ``tests/test_adversarial.py`` and compares its normalised JSON report with the committed one. Normalised means:
 times, memory, limits' numbers, paths, line numbers in tracebacks, versions,
-the security level and the submission's hash are replaced by fixed words, and floats are cut to 6 digits.
+the security level and the submission's hash are replaced by fixed words, and floats are cut to 6 digits; every
+ending the verdict module's table (:data:`judge.judging.verdict.ENDINGS`) makes a time_limit_exceeded reads as
+the CPU one. Traceback frames are kept: a frame of the judge's own in a learner's report shows as a diff.
 ``internal_error`` has no submission (no submission can cause it): its report is the judge's own failure report.
 
 To regenerate after an intended change, run ``JUDGE_REGENERATE_GOLDEN=1 .venv/bin/python -m pytest
@@ -22,12 +24,14 @@ from typing import Any
 
 import pytest
 
-from judge.package.problem import load_problem
+from judge import messages
 from judge.judging.plan import Asked
+from judge.judging.verdict import ENDINGS, LIMIT_ENDINGS, Verdict
+from judge.package.problem import load_problem
 from judge.pipeline import Judge, Submitted, failure_report, judge_guarded
 from judge.report.render import render
-from tests.conftest import REFERENCE_SOURCE, SLUG
-from tests.test_adversarial import adversarial_root  # noqa: F401 -- a fixture
+from judge.worker.runner import Ending
+from tests.support.cli import REFERENCE_SOURCE, SLUG
 
 GOLDEN = Path(__file__).parent / "golden"
 VERDICTS = ("accepted", "wrong_answer", "time_limit_exceeded", "memory_limit_exceeded", "runtime_error",
@@ -35,8 +39,14 @@ VERDICTS = ("accepted", "wrong_answer", "time_limit_exceeded", "memory_limit_exc
 SUFFIXES = {"text": "txt", "markdown": "md", "html": "html", "junit": "junit.xml"}
 REGENERATE = bool(os.environ.get("JUDGE_REGENERATE_GOLDEN"))
 INTERNAL_REASON = "the expected values of hidden/01-six could not be read (a damaged package)"
-LIMIT_EXCEPTIONS = ("cpu", "wall", "memory", "CloseToLimit")
 NUMBER = re.compile(r"\d+(\.\d+)?")
+LIMIT_NOTES = frozenset(ending.value for ending in LIMIT_ENDINGS)
+"""the ``exc`` of the judge's own notes about its limits (the verdict module's table): their numbers vary"""
+TIME_NOTES = frozenset(ending.value for ending, rule in ENDINGS.items() if rule.verdict is Verdict.TIME_LIMIT_EXCEEDED)
+"""endings that all mean time_limit_exceeded: which budget runs out first depends on the machine's load"""
+CPU_NOTE = {"exc": Ending.CPU.value, "msg": NUMBER.sub("N", messages.say(ENDINGS[Ending.CPU].message, cpu_s=0,
+                                                                         cpu_limit_s=0))}
+"""what every time-limit ending reads as once normalised"""
 
 
 def _error(error: dict[str, Any] | None, name: str) -> dict[str, Any] | None:
@@ -45,9 +55,9 @@ def _error(error: dict[str, Any] | None, name: str) -> dict[str, Any] | None:
     if not error:
         return error
     error = dict(error)
-    if error.get("exc") == "wall":  # a loaded machine reaches the wall-time limit first: the same verdict
-        error = {**error, "exc": "cpu", "msg": error["msg"].replace("wall time", "CPU time")}
-    if error.get("exc") in LIMIT_EXCEPTIONS:
+    if error.get("exc") in TIME_NOTES:
+        error.update(CPU_NOTE)
+    elif error.get("exc") in LIMIT_NOTES:
         error["msg"] = NUMBER.sub("N", error["msg"])
     if error.get("trace"):
         error["trace"] = re.sub(r'"[^"]*\.py", line \d+', f'"{name}", line N', error["trace"])
@@ -83,10 +93,11 @@ def normalise(report: dict[str, Any], verdict: str) -> dict[str, Any]:
         extra["time_limit_s"] = 1.0
         for call in extra["calls"]:
             call["cpu_time_s"] = 0.0 if call["cpu_time_s"] is not None else None
-            if "limit" in call:
-                call["limit"] = NUMBER.sub("N", call["limit"].replace("wall time", "CPU time"))
             if "error" in call:
                 call["error"] = _error(call["error"], f"{verdict}.py")
+            if "limit" in call:  # a hidden call's note about its limits, without the error it comes from
+                timed_out = call["verdict"] == Verdict.TIME_LIMIT_EXCEEDED
+                call["limit"] = CPU_NOTE["msg"] if timed_out else NUMBER.sub("N", call["limit"])
     return report
 
 
@@ -115,9 +126,7 @@ def test_each_verdict_gets_the_committed_report(verdict, adversarial_root, tmp_p
         report = failure_report(problem, Submitted(path, b""), "submit", "cpu", INTERNAL_REASON)
     else:
         path.write_text(_source(verdict), encoding="utf-8")
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setenv("JUDGE_CACHE", str(adversarial_root / "cache"))  # the limits calibrated for this problem
-            report = judge_guarded(Submitted.read(path), Judge(Asked(problem, "submit", "cpu")))
+        report = judge_guarded(Submitted.read(path), Judge(Asked(problem, "submit", "cpu")))
     assert report["verdict"] == verdict
     _compare(_golden(f"{verdict}.json"), json.dumps(normalise(report, verdict), indent=2, ensure_ascii=False) + "\n")
 
@@ -131,3 +140,19 @@ def test_each_committed_report_renders_as_committed(verdict):
 
 def test_every_verdict_has_a_golden_submission():
     assert sorted(p.stem for p in (GOLDEN / "submissions").glob("*.py")) == sorted(set(VERDICTS) - {"internal_error"})
+
+
+
+FIELDS = {"cpu_s": 1.23, "cpu_limit_s": 1.0, "wall_s": 4.56, "wall_limit_s": 3.0}
+"""the fields a time-limit ending's message may name (judge.judging.session.ending_fields), with numbers"""
+
+
+@pytest.mark.parametrize("ending", sorted(TIME_NOTES))
+def test_every_time_limit_ending_normalises_to_the_committed_note(ending):
+    """Whichever budget a loaded machine exhausts first (CPU, wall, a late answer), the golden report reads the same:
+    the filter is the verdict module's table, so a new time-limit ending is covered as soon as it is in it."""
+    note = {"exc": ending, "msg": messages.say(ENDINGS[Ending(ending)].message, **FIELDS)}
+    committed = json.loads(_golden("time_limit_exceeded.json").read_text(encoding="utf-8"))
+    calls = [call for test in committed["tests"] for call in test["extra_data"]["calls"]]
+    assert [call["error"] for call in calls if call.get("error")] == [_error(note, "x.py")]
+    assert [call["limit"] for call in calls if "limit" in call] == [CPU_NOTE["msg"]]

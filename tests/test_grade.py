@@ -18,10 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REFERENCE_SOURCE, SLUG, judge_env, judge_json, run_judge
-from tests.test_judge_verdicts import EXITS_ON_BATCH_OF_SIX, GROWS, LOOPS, RAISES, RETURNS_BOOL, _patched
+from judge.judging.verdict import ENDINGS, LIMIT_ENDINGS
+from tests.support.cli import REFERENCE_SOURCE, SLUG, judge_env, judge_json, run_judge
+from tests.support.submissions import (EXITS_ON_BATCH_OF_SIX, GROWS, LOOPS, RAISES, RETURNS_BOOL, SLOW_ACCEPTED, WRONG,
+                                       patched, write_files)
 
-WRONG = REFERENCE_SOURCE.replace("'std': _r(x.std())", "'std': _r(x.std(correction=0))")
 
 MIXED = {
     "ada.py": REFERENCE_SOURCE,
@@ -37,24 +38,17 @@ MIXED = {
     "jo/helpers/notes.py": "# not the submission: solution.py is\n",
 }
 """file -> source; students ada..jo, one of every verdict the toy problem can give"""
-
+LIMIT_NOTES = {ending.value: ENDINGS[ending].verdict for ending in LIMIT_ENDINGS}
+"""the ``exc`` of the judge's notes about its limits, and the verdict each means (the verdict module's table)"""
 VOLATILE = {"execution_time", "cpu_time_s", "peak_memory_mb", "trace", "limit"}
-
-
-def _write(folder: Path, files: dict[str, str]) -> Path:
-    for name, source in files.items():
-        path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(source)
-    return folder
 
 
 def _normalised(value):
     """A report without what differs between two runs of the same submission: times, memory, tracebacks, and
     which of the CPU or the wall clock ran out first (that depends on the machine's load)."""
     if isinstance(value, dict):
-        if value.get("exc") in ("cpu", "wall", "memory", "late"):
-            value = {**value, "exc": "memory" if value["exc"] == "memory" else "time", "msg": None}
+        if value.get("exc") in LIMIT_NOTES:  # the verdict the ending means, not which budget ran out first
+            value = {**value, "exc": LIMIT_NOTES[value["exc"]], "msg": None}
         return {k: v.split()[0] if k == "security_level" else _normalised(v)  # the level, not its reasons
                 for k, v in value.items() if k not in VOLATILE}
     if isinstance(value, list):
@@ -71,7 +65,7 @@ def graded(mixed_root, tmp_path_factory):
     """The mixed class, graded once with two jobs, on the toy whose last case calls compute_gradient_stats alone;
     with entries that are not submissions beside it."""
     base = tmp_path_factory.mktemp("graded")
-    submissions = _write(base / "submissions", MIXED)
+    submissions = write_files(base / "submissions", MIXED)
     (submissions / "kim.py").write_bytes(b"class Solution:\x00\n")
     (submissions / "lee.ipynb").write_text("{}")
     (submissions / ".DS_Store").write_text("")
@@ -193,16 +187,11 @@ def _worker_processes(under: Path) -> list[int]:
     return found
 
 
-SLOW_ACCEPTED = _patched("""
-import time
-time.sleep(0.15)
-return self._original_compute_activation_stats(*args)
-""")
 
 
 def test_sigkill_halfway_then_rerun_judges_each_submission_once(toy_root, tmp_path):
     names = [f"s{i:02d}" for i in range(16)]
-    submissions = _write(tmp_path / "submissions", {
+    submissions = write_files(tmp_path / "submissions", {
         f"{name}.py": (SLOW_ACCEPTED if i % 2 else WRONG) + f"\n# {name}\n" for i, name in enumerate(names)})
     out, scratch = tmp_path / "out", tmp_path / "scratch"
     scratch.mkdir()
@@ -247,7 +236,7 @@ def test_sigkill_halfway_then_rerun_judges_each_submission_once(toy_root, tmp_pa
 
 def test_shards_merge_into_the_whole_class(toy_root, tmp_path):
     names = ["amy", "bob", "cal", "dan", "eli", "fox", "gil"]
-    submissions = _write(tmp_path / "submissions", {
+    submissions = write_files(tmp_path / "submissions", {
         f"{name}.py": (REFERENCE_SOURCE if i % 2 else WRONG) + f"\n# {name}\n" for i, name in enumerate(names)})
     parts = [tmp_path / f"part{k}" for k in (1, 2)]
     for k, part in enumerate(parts, start=1):
@@ -271,7 +260,7 @@ def test_shards_merge_into_the_whole_class(toy_root, tmp_path):
     assert "shard 2 of 2 is missing" in missing.stderr
 
 
-PROBE = _patched("""
+PROBE = patched("""
 import json, os
 limits = open("/proc/self/limits").read()  # getrlimit is prlimit64, which the seccomp filter refuses
 facts = {"fds": len(os.listdir("/proc/self/fd")), "leader": os.getsid(0) == os.getpid(),
@@ -280,7 +269,7 @@ facts = {"fds": len(os.listdir("/proc/self/fd")), "leader": os.getsid(0) == os.g
 raise ValueError(json.dumps(facts, sort_keys=True))
 """)
 
-POLLUTER = _patched("""
+POLLUTER = patched("""
 import torch
 torch.Tensor.std = lambda self, *a, **k: torch.tensor(0.0)
 import builtins
@@ -293,7 +282,7 @@ def test_a_forked_worker_is_confined_like_a_fresh_one_and_starts_clean(toy_root,
     """At L1, where both are forked from the judge's own view (under L2 a fresh worker is bubblewrap's child,
     not a session leader, while a forked one is)."""
     monkeypatch.setenv("JUDGE_MAX_LEVEL", "L1")
-    submissions = _write(tmp_path / "submissions", {"a-probe.py": PROBE, "b-polluter.py": POLLUTER,
+    submissions = write_files(tmp_path / "submissions", {"a-probe.py": PROBE, "b-polluter.py": POLLUTER,
                                                    "c-clean.py": REFERENCE_SOURCE + "\nimport builtins\n"
                                                    "assert not hasattr(builtins, 'LEAKED')\n"})
     out = tmp_path / "out"
@@ -331,7 +320,7 @@ def test_bad_input_is_one_line_and_exit_2(toy_root, tmp_path, args, message):
     assert "Traceback" not in result.stderr
 
 
-ZYGOTE_KILLER = _patched("""
+ZYGOTE_KILLER = patched("""
 import os, signal
 os.kill(os.getppid(), signal.SIGKILL)
 """)
@@ -340,7 +329,7 @@ os.kill(os.getppid(), signal.SIGKILL)
 def test_a_submission_that_kills_the_warm_worker_is_not_blamed_and_stops_nothing(toy_root, tmp_path, monkeypatch):
     """Without seccomp (L0) a worker can signal the warm process it was forked from; from L1 on it cannot."""
     monkeypatch.setenv("JUDGE_MAX_LEVEL", "L0")
-    submissions = _write(tmp_path / "submissions", {"a-killer.py": ZYGOTE_KILLER, "b-fine.py": REFERENCE_SOURCE})
+    submissions = write_files(tmp_path / "submissions", {"a-killer.py": ZYGOTE_KILLER, "b-fine.py": REFERENCE_SOURCE})
     out = tmp_path / "out"
     refused = run_judge(["grade", SLUG, str(submissions), "--out", str(out), "--jobs", "1"], toy_root)
     assert refused.returncode == 2 and "--allow-weak-sandbox" in refused.stderr and not out.exists()

@@ -10,13 +10,13 @@ import sys
 import time
 from pathlib import Path
 
-from tests.conftest import SLUG, judge_env, run_judge
-from tests.test_grade import SLOW_ACCEPTED, WRONG, _write
+from tests.support.cli import SLUG, judge_env, run_judge
+from tests.support.submissions import SLOW_ACCEPTED, WRONG, write_files
 
 
 def test_ctrl_c_writes_a_partial_overview_marked_incomplete(toy_root, tmp_path):
     names = [f"s{i:02d}" for i in range(10)]
-    _write(tmp_path / "submissions", {f"{name}.py": (SLOW_ACCEPTED if i % 2 else WRONG) + f"\n# {name}\n"
+    write_files(tmp_path / "submissions", {f"{name}.py": (SLOW_ACCEPTED if i % 2 else WRONG) + f"\n# {name}\n"
                                       for i, name in enumerate(names)})
     out = tmp_path / "out"
     argv = [sys.executable, "-m", "judge", "grade", SLUG, "submissions", "--out", "out", "--jobs", "1"]

@@ -14,7 +14,7 @@ from judge.package.problem import available, find_problem
 from judge.judging.pool import WorkerPool
 from judge.pipeline import Judge, Submitted
 from judge.worker import probe
-from tests.conftest import REPO, REFERENCE_SOURCE, SLUG, judge_json, run_judge
+from tests.support.cli import REFERENCE_SOURCE, REPO, SLUG, judge_json, run_judge
 
 STATS = [{"mean": 0.5, "std": 1.0}, {"mean": -0.25, "std": 2.0}]
 POPULATION = [{"mean": 0.5, "std": 0.9}, {"mean": -0.25, "std": 1.8}]

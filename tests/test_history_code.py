@@ -11,7 +11,7 @@ import pytest
 from judge.practice import history
 from judge.practice.views import cpu_cell
 
-from tests.conftest import REFERENCE_SOURCE, SLUG, run_judge
+from tests.support.cli import REFERENCE_SOURCE, SLUG, run_judge
 
 VERSION_1 = """
 CREATE TABLE attempts (id INTEGER PRIMARY KEY, at TEXT NOT NULL, problem TEXT NOT NULL, mode TEXT NOT NULL,

@@ -22,10 +22,10 @@ import pytest
 from judge.grading.render import CSV_COLUMNS
 from judge.report.escape import inline, url_path
 from judge.report.render import FORMATS
-from tests.conftest import REFERENCE_SOURCE, SLUG, judge_env
-from tests.readers import (CONTROL, assert_nothing_injected, check_junit, read_csv, read_html, read_markdown,
+from tests.support.cli import REFERENCE_SOURCE, SLUG, judge_env
+from tests.support.readers import (CONTROL, assert_nothing_injected, check_junit, read_csv, read_html, read_markdown,
                            read_xml, xml_text)
-from tests.test_adversarial import ATTACKS, JUDGE_TIMEOUT_S, adversarial_root  # noqa: F401 -- a fixture
+from tests.support.adversarial import ATTACKS, JUDGE_TIMEOUT_S
 
 HOSTILE = [a for a in ATTACKS if a.header.get("outputs") == "hostile"]
 MARKUP = "<script>alert(1)</script>"

@@ -23,7 +23,7 @@ import pytest
 
 from judge.package.problem import available, bundle, find_problem, problems_roots, solutions_roots
 from judge.worker import launch, probe
-from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, run_judge
+from tests.support.cli import REFERENCE_SOURCE, REPO, SLUG, run_judge
 
 CHECKOUT_PARTS = ("pyproject.toml", "README.md", "LICENSE", "judge", "judge_bundle", "problems", "solutions")
 OWN = ("__editable__", "torch_diagnostics_judge", "__pycache__")
@@ -242,7 +242,7 @@ def test_doctor_names_roots_data_and_level(toy_root, tmp_path):
     assert lines[roots + 1] == f"  {toy_root / 'problems'}  (JUDGE_PROBLEMS: 1 problem(s), 0 shadowed by an earlier root)"
     bundled = len(list((bundle() / "problems").glob("*/problem.toml")))
     assert lines[roots + 2] == f"  {bundle() / 'problems'}  (bundled: {bundled} problem(s), 1 shadowed by an earlier root)"
-    assert f"calibration cache: {toy_root / 'cache'} (JUDGE_CACHE" in result.stdout
+    assert f"calibration cache: {os.environ['JUDGE_CACHE']} (JUDGE_CACHE" in result.stdout
     assert f"attempt history: {Path(os.environ['JUDGE_HOME']) / 'history.sqlite3'} (JUDGE_HOME" in result.stdout
     assert f"judge run / submit: {probe.level()}" in result.stdout
 

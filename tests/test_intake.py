@@ -24,7 +24,7 @@ import pytest
 
 from judge.errors import BadInput
 from judge.judging import intake
-from tests.conftest import REFERENCE_SOURCE, SLUG, judge_env, run_judge
+from tests.support.cli import REFERENCE_SOURCE, SLUG, judge_env, run_judge
 
 MARKER = "ZZ-NOT-THE-STUDENTS-OWN-7f3a"
 """in every file a hostile entry points at; it may appear in no output"""

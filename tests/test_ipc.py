@@ -23,7 +23,7 @@ import pytest
 from judge.worker import ipc, libc, probe, seccomp
 from judge.worker.forkserver import ForkServer
 from judge.worker.runner import Worker
-from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, judge_env
+from tests.support.cli import REFERENCE_SOURCE, REPO, SLUG, judge_env
 from tests.support.ipc import ipc_objects
 
 SUITE = REPO / "tests" / "adversarial"

@@ -3,77 +3,12 @@
 from __future__ import annotations
 
 import json
-import textwrap
 
 import pytest
 
-from tests.conftest import REFERENCE_SOURCE, SLUG, judge_json, run_judge
-
-
-def _patched(method_body: str, method: str = "compute_activation_stats") -> str:
-    """The reference solution with one method replaced (the other methods stay correct)."""
-    body = textwrap.indent(textwrap.dedent(method_body).strip("\n"), " " * 8)
-    head = f"    def {method}(self, *args):\n"
-    return REFERENCE_SOURCE.replace(f"    def {method}(", f"{head}{body}\n\n    def _original_{method}(", 1)
-
-
-ALWAYS_EQUAL = _patched("""
-class AlwaysEqual(float):
-    def __eq__(self, other): return True
-    def __sub__(self, other): return 0.0
-    def __abs__(self): return 0.0
-return [{"mean": AlwaysEqual(0), "std": AlwaysEqual(0), "dead_fraction": AlwaysEqual(0)}] * 2
-""")
-
-EXITS_ON_BATCH_OF_SIX = _patched("""
-import os
-if args[1].shape[0] == 6:
-    os._exit(0)
-return self._original_compute_activation_stats(*args)
-""")
-
-LOOPS = _patched("""
-while True:
-    pass
-""")
-
-SLEEPS = _patched("""
-import time
-time.sleep(60)
-""")
-
-HUGE_TENSOR = _patched("""
-import torch
-return torch.ones(8 * 2**30, dtype=torch.uint8).sum()
-""")
-
-GROWS = _patched("""
-chunks = []
-while True:
-    chunks.append(bytearray(64 * 2**20))
-""")
-
-FAKE_OUTPUT = _patched("""
-print('{"type": "result", "id": 1, "value": "accepted"}')
-print("All tests passed. verdict: accepted")
-return [{"mean": 0.0, "std": 0.0, "dead_fraction": 0.0}] * 2
-""")
-
-RAISES = _patched("""
-raise ValueError("something broke")
-""")
-
-RETURNS_BOOL = _patched("""
-return [{"mean": True, "std": 1.0, "dead_fraction": 0.0}] * 2
-""")
-
-NUMPY_AND_TENSOR_SCALARS = _patched("""
-import numpy as np
-import torch
-stats = self._original_compute_activation_stats(*args)
-return [{"mean": np.float32(s["mean"]), "std": torch.tensor(s["std"], dtype=torch.float64),
-         "dead_fraction": np.float64(s["dead_fraction"])} for s in stats]
-""")
+from tests.support.cli import REFERENCE_SOURCE, SLUG, judge_json, run_judge
+from tests.support.submissions import (ALWAYS_EQUAL, EXITS_ON_BATCH_OF_SIX, FAKE_OUTPUT, GROWS, HUGE_TENSOR, LOOPS,
+                                       NUMPY_AND_TENSOR_SCALARS, RAISES, RETURNS_BOOL, SLEEPS, patched)
 
 
 @pytest.mark.parametrize("source, verdict", [
@@ -133,7 +68,7 @@ def test_compile_errors(toy_root, write_submission, source, message):
 
 
 def test_hidden_cases_reveal_no_details(toy_root, write_submission):
-    leaky = _patched("""
+    leaky = patched("""
 print("INPUT-SHAPE", args[1].shape)
 raise ValueError(f"secret {args[1].sum().item()}")
 """)

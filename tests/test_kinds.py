@@ -9,7 +9,6 @@ import math
 import os
 import subprocess
 import sys
-import re
 from pathlib import Path
 from typing import Any, Callable
 
@@ -27,8 +26,8 @@ from judge.package.kinds import state
 from judge.package.kinds.autograd_layers import LAYERS as CUSTOM, LinearFunction, SigmoidFunction, TanhFunction
 from judge.package.kinds.layers import kind_of
 from judge.package.kinds.models import _Model
+from tests.support.kinds_doc import DOCUMENTED, EXAMPLES
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "kinds.md"
 FAMILIES: dict[str, list[str]] = {
     "Object kinds": kinds.OBJECTS.names(),
     "Layer kinds": kinds.LAYERS.names(),
@@ -37,32 +36,6 @@ FAMILIES: dict[str, list[str]] = {
     "Model state": sorted(state.FIELDS),
 }
 """each section of docs/kinds.md and the registry it documents"""
-
-
-def _documented() -> dict[str, dict[str, dict[str, Any]]]:
-    """``{section: {kind: objects of its first example}}``, read from docs/kinds.md."""
-    found: dict[str, dict[str, Any]] = {}
-    section = kind = None
-    lines = iter(DOCS.read_text(encoding="utf-8").splitlines())
-    for line in lines:
-        if line.startswith("## "):
-            section = line[3:].strip()
-            found.setdefault(section, {})
-        elif match := re.fullmatch(r"### `(\w+)`", line):
-            kind = match.group(1)
-        elif line == "```json" and kind is not None:
-            block = []
-            for inner in lines:
-                if inner == "```":
-                    break
-                block.append(inner)
-            found[section][kind] = json.loads("\n".join(block))
-            kind = None
-    return found
-
-
-DOCUMENTED = _documented()
-EXAMPLES = [(section, kind, objects) for section, table in DOCUMENTED.items() for kind, objects in table.items()]
 
 
 def _parse(objects: dict[str, Any], **extra: Any):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.support.cli import REPO
 
 LAYERS: list[set[str]] = [
     {"judge.errors", "judge.messages", "judge.machine", "judge.places", "judge.settings"},

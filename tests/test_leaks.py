@@ -16,7 +16,8 @@ import pytest
 from judge.author.leaks import find_leaks, matches, parts, specific
 from judge.package.problem import available, find_problem, load_problem
 from judge.package.tolerance import DEFAULT
-from tests.conftest import REPO, SLUG, _mlp_case
+from tests.support.cli import REPO, SLUG
+from tests.support.toy import mlp_case
 
 STATS = [{"mean": 0.1234, "std": 1.4019, "dead_fraction": 0.0},
          {"mean": -0.3859, "std": 1.5308, "dead_fraction": 0.0625}]
@@ -58,7 +59,7 @@ def test_the_telling_parts_of_an_output():
 
 
 def _case(title: str, calls: list[dict], outputs: list) -> dict:
-    case = _mlp_case(title, 10, 8)
+    case = mlp_case(title, 10, 8)
     case["calls"] = calls
     case["expected"] = {"cpu": {"outputs": outputs}}
     return case
@@ -137,8 +138,8 @@ def test_judge_gen_refuses_to_write_a_leaking_case_and_verify_fails_on_one(tmp_p
     from judge.author.verify import verify
     from judge.package.cases import load_case
 
-    hidden_case = _mlp_case("a hidden case", 20, 6)
-    package = _package(tmp_path, {"sample/01-small": _mlp_case("a sample", 10, 8), "hidden/01-six": hidden_case})
+    hidden_case = mlp_case("a hidden case", 20, 6)
+    package = _package(tmp_path, {"sample/01-small": mlp_case("a sample", 10, 8), "hidden/01-six": hidden_case})
     monkeypatch.setenv("JUDGE_PROBLEMS", str(tmp_path / "problems"))
     problem = find_problem(SLUG)
     hidden_path = package / "cases" / "hidden" / "01-six.json"

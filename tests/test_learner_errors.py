@@ -11,7 +11,7 @@ from judge.report.render import render
 from judge.worker.main import learner_trace
 from judge.worker.protocol import SOURCE_NAME
 
-from tests.conftest import REFERENCE_SOURCE, SLUG, run_judge
+from tests.support.cli import REFERENCE_SOURCE, SLUG, run_judge
 
 JUDGE_MARKS = ("judge/", "judge-worker-", "solution.py", 'File ""', SOURCE_NAME)
 """what no learner-facing report may show: the judge's files, its scratch copy, an unnamed frame, the

@@ -6,7 +6,7 @@ import re
 
 from judge.package.problem import available
 
-from tests.conftest import REFERENCE_SOURCE, SLUG, run_judge
+from tests.support.cli import REFERENCE_SOURCE, SLUG, run_judge
 
 
 def test_from_the_problem_list_to_an_accepted_solution(tmp_path, monkeypatch):

@@ -14,7 +14,7 @@ import textwrap
 import pytest
 
 from judge.worker import cgroup, confinement, launch, mounts, probe, procfs
-from tests.conftest import REPO
+from tests.support.cli import REPO
 
 needs_cgroup = pytest.mark.skipif(isinstance(cgroup.available(), str), reason="no cgroup here")
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="private mounts need root")

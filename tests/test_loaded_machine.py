@@ -17,7 +17,7 @@ from typing import Iterator
 import pytest
 
 from judge.worker import procfs
-from tests.conftest import REFERENCE_SOURCE, SLUG, judge_env
+from tests.support.cli import REFERENCE_SOURCE, SLUG, judge_env
 
 CPU = min(os.sched_getaffinity(0))
 SPIN = "import time\nend = time.process_time() + {seconds}\nwhile time.process_time() < end:\n    pass\n"

@@ -21,7 +21,7 @@ from judge.judging.session import ending_fields
 from judge.judging.verdict import ENDINGS, OOM_KILLED
 from judge.messages import CATALOGUE
 from judge.worker.runner import Outcome
-from tests.conftest import REPO
+from tests.support.cli import REPO
 
 PACKAGE = REPO / "judge"
 CATALOGUE_MODULE = PACKAGE / "messages.py"

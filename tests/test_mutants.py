@@ -9,10 +9,10 @@ import textwrap
 
 import pytest
 
-from judge.author.mutant_judge import plan_for
-from judge.author.mutants import mutants
-from judge.author.mutate import settings, spread
-from judge.author.variants import Change, applied, draw, shrink
+from judge.author.mutation.mutant_judge import plan_for
+from judge.author.mutation.mutants import mutants
+from judge.author.mutation.mutate import settings, spread
+from judge.author.mutation.variants import Change, applied, draw, shrink
 from judge.errors import BadInput
 from judge.judging.plan import Plan, checks_for
 from judge.package.problem import available, find_problem
@@ -171,7 +171,7 @@ COVERED = textwrap.dedent('''
 def test_coverage_records_the_lines_each_call_runs(tmp_path):
     from types import SimpleNamespace
 
-    from judge.author.coverage import Covering
+    from judge.author.mutation.coverage import Covering
     from judge.package.cases import parse_case
 
     reference = tmp_path / "toy.py"
@@ -187,7 +187,7 @@ def test_coverage_records_the_lines_each_call_runs(tmp_path):
 
 
 def test_the_readme_table_counts_every_problem_s_mutants():
-    from tests.conftest import REPO
+    from tests.support.cli import REPO
 
     rows = {}
     for line in (REPO / "README.md").read_text().splitlines():

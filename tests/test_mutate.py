@@ -9,9 +9,9 @@ import shutil
 
 import pytest
 
-from judge.author.mutants import mutants
+from judge.author.mutation.mutants import mutants
 from judge.package.problem import find_problem
-from tests.conftest import REPO, run_judge
+from tests.support.cli import REPO, run_judge
 
 SLUG = "dead-relu-detector"
 WEAKENED = ["10-fix-strict-thresholds", "11-fix-increase-rules", "12-fix-first-layer-only", "13-fix-priority",

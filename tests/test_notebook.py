@@ -12,7 +12,7 @@ import pytest
 from judge.errors import BadInput
 from judge.practice import history
 from judge.practice.source import cell_submission, class_submission
-from tests.conftest import REFERENCE_SOURCE, REPO, SLUG
+from tests.support.cli import REFERENCE_SOURCE, REPO, SLUG
 
 CELLS = [
     "import torch\nfrom typing import List",

@@ -1,5 +1,5 @@
 """Every output format is safe against every string: what a submission or a class folder controls is fed into
-every format, and each output is parsed by a real parser (:mod:`tests.readers`).
+every format, and each output is parsed by a real parser (:mod:`tests.support.readers`).
 
 The fields a submission controls: its exception's type, message and traceback (at import and in a call), what it
 printed, the strings it returned (compared as a string, or as an unsupported object's description) and its dict
@@ -37,8 +37,8 @@ from judge.report.build import build_report
 from judge.report.escape import (csv_cell, inline, markdown_code, markdown_fence, markdown_text, url_path,
                                   visible)
 from judge.report.render import html_fragment, render
-from tests.conftest import REPO, SLUG
-from tests.readers import (CONTROL, Markup, check_junit, names, read_csv, read_html, read_junit, read_markdown,
+from tests.support.cli import REPO, SLUG
+from tests.support.readers import (CONTROL, Markup, check_junit, names, read_csv, read_html, read_junit, read_markdown,
                            read_xml, texts, xml_shape, xml_text)
 
 PROBLEM = load_problem(REPO / "problems" / SLUG)

@@ -17,7 +17,7 @@ import pytest
 
 from judge.judging.compare import compare
 from judge.package.problem import available, find_problem
-from tests.conftest import REPO, run_judge
+from tests.support.cli import REPO, run_judge
 
 SLUGS = available()
 

@@ -25,9 +25,9 @@ import pytest
 from judge.platforms import gradescope, prairielearn
 from judge.platforms.autograde import locate
 from judge.platforms.config import Export, Exported, case_points, samples_only
-from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, judge_env, run_judge
+from tests.support.cli import REFERENCE_SOURCE, SLUG, judge_env, run_judge
+from tests.support.schemas import schema
 
-SCHEMAS = REPO / "tests" / "schemas"
 ONE_HIDDEN_WRONG = REFERENCE_SOURCE + '''
 
 class Solution(Solution):
@@ -41,10 +41,6 @@ class Solution(Solution):
 def archive_text(path: Path, name: str) -> str:
     with zipfile.ZipFile(path) as archive:
         return archive.read(name).decode()
-
-
-def schema(name: str) -> dict:
-    return json.loads((SCHEMAS / f"{name}.schema.json").read_text())
 
 
 def valid(results: dict, name: str) -> dict:
@@ -63,6 +59,13 @@ def export(toy_root: Path, tmp_path: Path, platform: str, *options: str) -> Path
             archive.extractall(out)
         return out
     return out / "grader"
+
+
+@pytest.fixture(scope="module")
+def gradescope_export(toy_root, tmp_path_factory) -> Path:
+    """The plain Gradescope export, made once for the module: each export builds a wheel, and autograding reads
+    the export's files without changing them (it writes under its own root)."""
+    return export(toy_root, tmp_path_factory.mktemp("plain"), "gradescope")
 
 
 def autograde(toy_root: Path, source: Path, root: Path, platform: str, *options: str,
@@ -87,9 +90,9 @@ def submit(root: Path, folder: str, source: str, name: str = "my_solution.py") -
 # -- the Gradescope zip ----------------------------------------------------------------------------------------
 
 
-def test_the_zip_holds_the_installer_and_a_wheel_of_only_the_exported_problem(toy_root, tmp_path):
-    source = export(toy_root, tmp_path, "gradescope")
-    with zipfile.ZipFile(tmp_path / "gradescope-export.zip") as archive:
+def test_the_zip_holds_the_installer_and_a_wheel_of_only_the_exported_problem(gradescope_export):
+    source = gradescope_export
+    with zipfile.ZipFile(source.with_suffix(".zip")) as archive:
         modes = {info.filename: info.external_attr >> 16 for info in archive.infolist()}
     assert modes["setup.sh"] == modes["run_autograder"] == 0o755
     assert {f"statements/{SLUG}.md", f"statements/{SLUG}.html", f"statements/{SLUG}.starter.py"} <= modes.keys()
@@ -131,9 +134,9 @@ def test_hidden_cases_carry_the_points_and_the_chosen_visibility(toy_root, tmp_p
     assert "their results are shown when the grades are published" in results["output"]
 
 
-def test_the_text_students_see_at_once_does_not_depend_on_any_hidden_case(toy_root, tmp_path):
+def test_the_text_students_see_at_once_does_not_depend_on_any_hidden_case(toy_root, gradescope_export, tmp_path):
     """Flip every hidden case's outcome in a real report: the top-level output stays byte for byte the same."""
-    source = export(toy_root, tmp_path, "gradescope")
+    source = gradescope_export
     root = tmp_path / "autograder"
     submit(root, "submission", ONE_HIDDEN_WRONG)
     autograde(toy_root, source, root, "gradescope")
@@ -153,7 +156,7 @@ def test_the_text_students_see_at_once_does_not_depend_on_any_hidden_case(toy_ro
 
 
 @pytest.mark.parametrize("level", [None, "L1", "L0"])
-def test_a_submission_cannot_write_or_replace_its_results(toy_root, tmp_path, level):
+def test_a_submission_cannot_write_or_replace_its_results(toy_root, gradescope_export, tmp_path, level):
     root = tmp_path / "autograder"
     target = root / "results" / "results.json"
     hostile = ONE_HIDDEN_WRONG + f'''
@@ -170,8 +173,7 @@ for attack in (lambda: open({str(target)!r}, "w").write(FORGED),
     except OSError:
         pass
 '''
-    options = ["--allow-weak-sandbox"] if level == "L0" else []
-    source = export(toy_root, tmp_path, "gradescope", *options)
+    source = export(toy_root, tmp_path, "gradescope", "--allow-weak-sandbox") if level == "L0" else gradescope_export
     submit(root, "submission", hostile)
     target.parent.mkdir(parents=True)
     target.write_text('{"score": 99.0, "tests": []}')  # planted before the run: replaced by the judge's
@@ -183,7 +185,7 @@ for attack in (lambda: open({str(target)!r}, "w").write(FORGED),
     assert (root / "results").stat().st_mode & 0o777 == 0o755
 
 
-def test_a_killed_autograder_leaves_valid_results_that_say_so(toy_root, tmp_path):
+def test_a_killed_autograder_leaves_valid_results_that_say_so(toy_root, gradescope_export, tmp_path):
     slow = REFERENCE_SOURCE + '''
 
 import time
@@ -192,7 +194,7 @@ class Solution(Solution):
         time.sleep(0.6)
         return super().compute_activation_stats(model, x)
 '''
-    source = export(toy_root, tmp_path, "gradescope")
+    source = gradescope_export
     root = tmp_path / "autograder"
     submit(root, "submission", slow)
     results = root / "results" / "results.json"
@@ -216,8 +218,8 @@ class Solution(Solution):
     assert "The judge did not finish" in left["output"]
 
 
-def test_without_a_single_file_the_student_is_told_why(toy_root, tmp_path):
-    source = export(toy_root, tmp_path, "gradescope")
+def test_without_a_single_file_the_student_is_told_why(toy_root, gradescope_export, tmp_path):
+    source = gradescope_export
     root = tmp_path / "autograder"
     submit(root, "submission", REFERENCE_SOURCE, "a.py")
     submit(root, "submission", REFERENCE_SOURCE, "b.py")

@@ -32,9 +32,9 @@ import pytest
 
 from judge.judging.verdict import Verdict, overall
 from judge.package.problem import available, find_problem
-from tests.conftest import REFERENCE_SOURCE, run_judge
-from tests.test_platforms import schema
-from tests.test_boxes import _v1_box
+from tests.support.cli import REFERENCE_SOURCE, run_judge
+from tests.support.schemas import schema
+from tests.support.cgroups import v1_box
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(7200)]
 MiB = 1 << 20
@@ -69,7 +69,7 @@ class Box:
     """A container's limits: a v1 memory and cpu cgroup that every command of a platform runs in."""
 
     def __init__(self, name: str, memory: int, cpus: float):
-        made = _v1_box(f"judge-e2e-{name}-{os.getpid()}", memory, int(cpus * 100_000))
+        made = v1_box(f"judge-e2e-{name}-{os.getpid()}", memory, int(cpus * 100_000))
         if made is None:
             pytest.skip("needs writable cgroup v1 memory and cpu hierarchies for the container's box")
         self.memory, self.cpu = made

@@ -11,7 +11,7 @@ from judge.judging.plan import make_plan
 from judge.judging.pool import WorkerPool
 from judge.package.problem import load_problem
 from judge.pipeline import Judge, Submitted, judge_guarded
-from tests.conftest import REFERENCE_SOURCE, REPO, SLUG
+from tests.support.cli import REFERENCE_SOURCE, REPO, SLUG
 
 POOL_MODULE = "judge/judging/pool.py"
 
@@ -33,8 +33,7 @@ def _kill_server(pool: WorkerPool) -> None:
 
 
 @pytest.fixture
-def toy_plan(toy_root, monkeypatch):
-    monkeypatch.setenv("JUDGE_CACHE", str(toy_root / "cache"))  # the limits calibrated for the toy
+def toy_plan(toy_root):
     plan = make_plan(load_problem(toy_root / "problems" / SLUG), "submit", "cpu")
     return dataclasses.replace(plan, builds_checked=False)  # so that the pool's own record of the check shows
 

@@ -11,7 +11,7 @@ from judge.package.problem import available
 from judge.practice import history
 from judge.practice.history import Attempt, Status
 from judge.places import data_home
-from tests.conftest import REFERENCE_SOURCE, SLUG, run_judge
+from tests.support.cli import REFERENCE_SOURCE, SLUG, run_judge
 
 
 def _attempt(problem: str, mode: str, verdict: str, at: str = "2026-01-02T03:04:05+00:00") -> Attempt:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 
-from tests.conftest import REPO
+from tests.support.cli import REPO
 
 OUTSIDE = re.compile(r"\bshared/(?:research|STYLE)|/work/")
 """the team's notes, kept outside the repository, and the machine's own folders"""

@@ -12,7 +12,7 @@ from judge.judging.compare import compare
 from judge.report.build import _difference
 from judge.report.render import render
 
-from tests.conftest import run_judge
+from tests.support.cli import run_judge
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "wrong_answer.json").read_text(encoding="utf-8"))
 LEVEL = "L2 (limits, cgroup v2, no capabilities, seccomp, Landlock ABI 7, bubblewrap; uid 65534)"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ctypes.util
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -15,7 +14,8 @@ import pytest
 
 from judge.worker import confinement, landlock, launch, probe
 from judge.worker.scratch import remove_leftovers, scratch_prefix
-from tests.conftest import TOY_MEMORY_MB, REFERENCE_SOURCE, SLUG, _mlp_case, build_toy, judge_json, run_judge
+from tests.support.cli import REFERENCE_SOURCE, SLUG, judge_json, run_judge
+from tests.support.toy import TOY_MEMORY_MB, build_toy, mlp_case
 
 FILTERED = """
 import os, socket, subprocess, threading, torch
@@ -76,9 +76,8 @@ def test_an_unknown_level_is_bad_input(toy_root, write_submission, monkeypatch):
 
 def test_the_judges_own_failure_report_prints_the_level_too(tmp_path, write_submission):
     """A reference that fails during calibration is the judge's fault: exit 3, and still a full report."""
-    root = build_toy(tmp_path / "broken", {"sample/01-small": _mlp_case("a small ReLU MLP", 10, 8)}, TOY_MEMORY_MB)
+    root = build_toy(tmp_path / "broken", {"sample/01-small": mlp_case("a small ReLU MLP", 10, 8)}, TOY_MEMORY_MB)
     (root / "solutions" / f"{SLUG}.py").write_text("class Solution:\n    pass\n")
-    shutil.rmtree(root / "cache", ignore_errors=True)
     code, report = judge_json(["run", SLUG, str(write_submission(REFERENCE_SOURCE))], root)
     assert (code, report["verdict"]) == (3, "internal_error")
     assert report["judge"]["security_level"].startswith(probe.confinement().level)

@@ -20,8 +20,9 @@ from judge.serve.security import MAX_BODY
 from judge.judging.session import IMPORT_WALL_S, SETUP_WALL_S
 from judge.places import data_home
 from judge.worker import probe, procfs
-from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, build_toy, judge_env, judge_json, run_judge
-from tests.test_adversarial import ADVERSARIAL_CASES
+from tests.support.cli import REFERENCE_SOURCE, REPO, SLUG, judge_env, judge_json, run_judge
+from tests.support.toy import build_toy
+from tests.support.adversarial import ADVERSARIAL_CASES
 
 ADVERSARIAL = REPO / "tests" / "adversarial"
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.client import Client, launched
-from tests.conftest import REPO, SLUG, judge_env
+from tests.support.cli import REPO, SLUG, judge_env
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 WAIT_S = 180

@@ -13,7 +13,7 @@ from judge import doctor, settings
 from judge.errors import BadInput
 from judge.settings import SETTINGS, Setting
 from judge.worker.confinement import LEVELS
-from tests.conftest import REPO
+from tests.support.cli import REPO
 
 NAME = re.compile(r"JUDGE_[A-Z_]+")
 DOC = REPO / "docs" / "configuration.md"

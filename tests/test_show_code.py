@@ -18,8 +18,8 @@ from judge.package.cases import Case, parse_case
 from judge.package.kinds.base import LayerKind, ObjectKind
 from judge.package.problem import available, find_problem
 from judge.package.snippet import RESERVED, case_snippet, problem_code, sample_object
-from tests.conftest import SLUG, run_judge
-from tests.test_kinds import EXAMPLES
+from tests.support.cli import SLUG, run_judge
+from tests.support.kinds_doc import EXAMPLES
 
 BUG_NAMES = sorted({bug for bugs in kinds.BUGS.values() for bug in bugs if bug != "none"})
 

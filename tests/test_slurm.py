@@ -24,7 +24,7 @@ from typing import Iterator
 
 import pytest
 
-from tests.conftest import REPO, SLUG, judge_env
+from tests.support.cli import REPO, SLUG, judge_env
 
 pytestmark = pytest.mark.slow
 DAEMONS = ("munged", "slurmctld", "slurmd", "sbatch")

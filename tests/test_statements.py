@@ -8,7 +8,7 @@ from markdown_it import MarkdownIt
 from judge.package.problem import available, find_problem
 from judge.package.statement import render_markdown
 from judge.package.text import to_terminal
-from tests.conftest import run_judge
+from tests.support.cli import run_judge
 
 SLUGS = available()
 

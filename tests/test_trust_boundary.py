@@ -23,7 +23,7 @@ from judge.package.problem import load_problem
 from judge.report.build import build_report
 from judge.report.render import FORMATS, render
 from judge.worker.runner import Outcome
-from tests.conftest import REPO, SLUG
+from tests.support.cli import REPO, SLUG
 
 PROBLEM = load_problem(REPO / "problems" / SLUG)
 SAMPLE = PROBLEM.samples[0]

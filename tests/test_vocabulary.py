@@ -24,7 +24,7 @@ from judge.report.build import build_report
 from judge.report.render import render
 from judge.report.style import TONES, ansi, verdict_css
 from judge.worker.runner import Ending, Outcome
-from tests.conftest import REPO, SLUG
+from tests.support.cli import REPO, SLUG
 
 PROBLEM = load_problem(REPO / "problems" / SLUG)
 

@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 
-from tests.conftest import REFERENCE_SOURCE, SLUG, judge_env
+from tests.support.cli import REFERENCE_SOURCE, SLUG, judge_env
 
 WRONG = REFERENCE_SOURCE.replace("'std': _r(x.std())", "'std': _r(x.std(correction=0))")
 

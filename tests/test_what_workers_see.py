@@ -25,7 +25,7 @@ from judge.package.problem import available, find_problem, load_problem
 from judge.worker import probe, runner
 from judge.worker.launch import fresh
 from judge.worker.protocol import Requests, encode_request
-from tests.conftest import SLUG
+from tests.support.cli import SLUG
 
 CASES = [(slug, case) for slug in available() for case in find_problem(slug).cases]
 WIRING_WORDS = ("detach", "attached", "Wiring", "scale", "used")

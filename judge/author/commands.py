@@ -44,8 +44,8 @@ def cmd_gen(args: argparse.Namespace) -> int:
     problem = find_problem(args.slug)
     require_device(args.device)
     if args.kill:
-        from judge.author.mutant_judge import Pool
-        from judge.author.propose import kill
+        from judge.author.mutation.mutant_judge import Pool
+        from judge.author.mutation.propose import kill
 
         with Pool() as pool:
             return EXIT_OK if kill(problem, args.kill, pool, dry_run=args.dry_run) else EXIT_NOT_ACCEPTED
@@ -71,8 +71,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_mutate(args: argparse.Namespace) -> int:
     import json
 
-    from judge.author.mutant_judge import Pool
-    from judge.author.mutate import mutate, render_text
+    from judge.author.mutation.mutant_judge import Pool
+    from judge.author.mutation.mutate import mutate, render_text
 
     problem = find_problem(args.slug)
     if args.max is not None and args.max < 1:

@@ -27,7 +27,7 @@ from judge import messages
 from judge.author.fragility import ERROR
 from judge.author.generate import check_case, differing_leaves, same_outputs
 from judge.author.leaks import find_leaks
-from judge.author.mutation_check import MutationCheck
+from judge.author.mutation.mutation_check import MutationCheck
 from judge.author.reference import load_mistakes, load_reference, mistake_paths
 from judge.errors import JudgeError
 from judge.judging.calibrate import reference_times
@@ -237,7 +237,7 @@ def verify(slugs: list[str] | None = None, declared: bool = True, log: Log = pri
 
     Declared submissions are judged on ``device`` against that device's expectations (the CPU ones where a case
     has none, as ``judge submit`` does); then, unless ``mutation`` is off, the reference's mutants are
-    (:mod:`judge.author.mutation_check`). Without ``declared`` nothing is judged, mutants neither."""
+    (:mod:`judge.author.mutation.mutation_check`). Without ``declared`` nothing is judged, mutants neither."""
     chosen = slugs or available()
     failed, errors, warned = 0, 0, 0
     pool = WorkerPool(probe.confinement(device)) if declared else None

@@ -1,6 +1,6 @@
 """Run a command confined as a process in a Docker (or containerd) container with the default profile:
 
-    python tests/container_profile.py COMMAND [ARG...]      (as root)
+    python tests/support/container_profile.py COMMAND [ARG...]      (as root)
 
 An emulation for the tests, where no container runtime runs: in that order, it
 
@@ -79,7 +79,7 @@ def default_seccomp() -> None:
 
 def main(argv: list[str]) -> None:
     if not argv or os.geteuid() != 0:
-        sys.exit("usage, as root: python tests/container_profile.py COMMAND [ARG...]")
+        sys.exit("usage, as root: python tests/support/container_profile.py COMMAND [ARG...]")
     read_only_cgroups()
     default_capabilities()
     default_seccomp()

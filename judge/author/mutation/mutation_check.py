@@ -1,6 +1,6 @@
 """``judge verify``'s mutation step: each problem's mutation score, and an error under its floor.
 
-One :class:`judge.author.mutant_judge.Pool` (a zygote per core) serves every problem of a verify run. For each
+One :class:`.mutant_judge.Pool` (a zygote per core) serves every problem of a verify run. For each
 problem it prints the score, every survivor with the smallest input change that kills it (and the
 ``judge gen --kill`` command that adds it), and reports as errors a score under ``[mutation] floor`` and every
 stale equivalence declaration; a mutant the judge failed on is a warning.
@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from judge import messages
-from judge.author.mutant_judge import Pool
-from judge.author.mutate import ERROR, SURVIVED, mutate, render_text
+from judge.author.mutation.mutant_judge import Pool
+from judge.author.mutation.mutate import ERROR, SURVIVED, mutate, render_text
 
 
 class MutationCheck:

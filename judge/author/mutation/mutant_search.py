@@ -1,17 +1,17 @@
 """The search for what kills a mutant: the cases that run it, then generated inputs, then boundary inputs.
 
-:class:`Search` holds one problem's plan, the lines each case executes (:mod:`judge.author.coverage`) and, once a
-mutant survives the cases, the generated inputs (:mod:`judge.author.variants`). A mutant is judged
+:class:`Search` holds one problem's plan, the lines each case executes (:mod:`.coverage`) and, once a
+mutant survives the cases, the generated inputs (:mod:`.variants`). A mutant is judged
 
 1. on the problem's cases that run one of its lines (a case that does not cannot fail it);
 2. if it passes them, on the generated inputs that run it; a kill counts only on a sound input, and the input
-   is then shrunk to the fewest of its changes that still kill (:func:`judge.author.variants.shrink`);
+   is then shrunk to the fewest of its changes that still kill (:func:`.variants.shrink`);
 3. if it passes those too, on boundary inputs aimed at it: each case that runs it with one literal argument
    set to one of the mutant's boundary values (the midpoint between a changed constant's two values, or a
    threshold it compares with), which random draws almost never hit.
 
 What kills it is a :class:`Witness`: the case to add. Every judgement goes through
-:class:`judge.author.mutant_judge.Pool`, as a submission's does.
+:class:`.mutant_judge.Pool`, as a submission's does.
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from judge.author.coverage import Covering
-from judge.author.mutant_judge import Kill, Pool, plan_for, subset
-from judge.author.mutants import Mutant
+from judge.author.mutation.coverage import Covering
+from judge.author.mutation.mutant_judge import Kill, Pool, plan_for, subset
+from judge.author.mutation.mutants import Mutant
+from judge.author.mutation.variants import (Change, Variant, applied, build, is_sound, one_call, probes, shrink,
+                                            variants)
 from judge.author.reference import load_reference
-from judge.author.variants import Change, Variant, applied, build, is_sound, one_call, probes, shrink, variants
 from judge.judging.plan import Plan, make_plan
 from judge.package.cases import Case
 from judge.package.problem import Problem

@@ -1,6 +1,6 @@
 """``judge gen SLUG --kill ID``: write the hidden case that kills a mutant the cases let through.
 
-The mutant is judged as ``judge mutate`` judges it (:func:`judge.author.mutate.mutate`). When it survives the
+The mutant is judged as ``judge mutate`` judges it (:func:`.mutate.mutate`). When it survives the
 cases and a generated input kills it, that input, shrunk to the changes that matter, becomes a new hidden case
 ``cases/hidden/NN-kills-ID.json`` (NN: the next free number), with its expected values stored as ``judge gen``
 stores them, so a later ``judge gen`` reproduces the file byte for byte. Its title names the case it was made
@@ -15,8 +15,8 @@ from typing import Callable
 
 from judge import messages
 from judge.author.generate import check_case, record_case
-from judge.author.mutant_judge import Pool
-from judge.author.mutate import EQUIVALENT, KILLED, mutate
+from judge.author.mutation.mutant_judge import Pool
+from judge.author.mutation.mutate import EQUIVALENT, KILLED, mutate
 from judge.author.reference import load_reference
 from judge.errors import BadInput
 from judge.package.cases import parse_case

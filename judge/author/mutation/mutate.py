@@ -1,11 +1,11 @@
 """``judge mutate``: how many one-mistake mutants of the reference a problem's cases catch.
 
-For a problem: every mutant of the reference solution (:mod:`judge.author.mutants`) is judged against the
-problem's cases, samples then hidden, through warm workers (:mod:`judge.author.mutant_judge`), exactly as a
+For a problem: every mutant of the reference solution (:mod:`.mutants`) is judged against the
+problem's cases, samples then hidden, through warm workers (:mod:`.mutant_judge`), exactly as a
 submission is. A mutant is
 
 * ``killed`` by the first case it does not pass (any verdict but ``accepted``);
-* ``equivalent`` when it passes every case and also every generated input (:mod:`judge.author.mutant_search`:
+* ``equivalent`` when it passes every case and also every generated input (:mod:`.mutant_search`:
   each case with fresh seeds and changed numbers, and boundary values aimed at it), so no input this problem's
   cases can express tells it from the reference; or when the author declared it so, with a reason, in
   ``[[mutation.equivalent]]`` of problem.toml (``judge mutate --recheck`` judges those on the same inputs,
@@ -28,9 +28,9 @@ from typing import Any, Callable
 import torch
 
 from judge import messages
-from judge.author.mutant_judge import Kill, Pool
-from judge.author.mutant_search import Search, Witness
-from judge.author.mutants import Mutant, mutants
+from judge.author.mutation.mutant_judge import Kill, Pool
+from judge.author.mutation.mutant_search import Search, Witness
+from judge.author.mutation.mutants import Mutant, mutants
 from judge.errors import BadInput, InternalError
 from judge.package.problem import Problem
 

@@ -8,7 +8,7 @@ list of :class:`Change` s, so a variant that kills a mutant can be shrunk to the
 (:func:`shrink`): the smallest change of input an author should add as a case.
 
 A variant is kept when it validates and the reference runs on it (its outputs are the expected values, and the
-lines it executes are recorded, :mod:`judge.author.coverage`); else it is drawn again (``ATTEMPTS`` times), then
+lines it executes are recorded, :mod:`.coverage`); else it is drawn again (``ATTEMPTS`` times), then
 with its seeds changed only. Before a variant's kill counts it must also be *sound*: pass every fragility check
 of ``judge gen`` (:func:`judge.author.generate.check_case`), which costs several runs of the reference and so is
 paid only for the variants that kill. Every draw is seeded by the case's id, so a mutation run is reproducible.
@@ -24,8 +24,8 @@ from types import ModuleType
 from typing import Any, Callable, Iterator
 
 from judge.author import fragility
-from judge.author.coverage import Covering
 from judge.author.generate import check_case
+from judge.author.mutation.coverage import Covering
 from judge.package.build import build_objects, checksum
 from judge.package.cases import Case, parse_case
 from judge.package.problem import Problem
@@ -145,7 +145,7 @@ def _numeric_arguments(value: Any, path: Path_) -> Iterator[tuple[Path_, Any]]:
 
 def probes(case: Case, index: int, values: tuple[float, ...]) -> list[Change]:
     """Single changes that set one number of call ``index``'s literal arguments to one of ``values`` (an integer
-    only to an integer): boundary inputs aimed at one mutant (:func:`judge.author.mutants.boundary_values`)."""
+    only to an integer): boundary inputs aimed at one mutant (:func:`.mutants.boundary_values`)."""
     found = []
     for j, arg in enumerate(case.raw["calls"][index]["args"]):
         if isinstance(arg, str) and arg.startswith("$"):

@@ -1,0 +1,84 @@
+"""The suite's own house rules: slow tests are opted into with ``--runslow`` (never through ``addopts``, which a
+nested pytest would inherit), the README's test command is what CI runs first, and no test module imports another
+(shared constants and helpers live in tests/support/, fixtures in tests/conftest.py)."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+from tests.support.cli import REPO
+
+TESTS = REPO / "tests"
+
+
+def _ci_steps() -> list[str]:
+    return [line for line in (REPO / ".ci" / "run").read_text().splitlines() if " -m pytest" in line]
+
+
+def test_slow_tests_are_opted_into_never_deselected_by_addopts():
+    options = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert "addopts" not in options, "addopts leaks into every nested pytest; use an option in tests/conftest.py"
+    first, slow = _ci_steps()
+    assert "--runslow -m slow" in slow and "-m" not in first.split("pytest", 1)[1]
+
+
+def test_a_tests_timeout_covers_its_own_work_not_the_sessions_shared_set_up():
+    """A session fixture (a toy problem generated and calibrated) is paid by whichever test needs it first: at a
+    load of 30 on two cores its set-up alone ran past the 300 s that test's timeout allows."""
+    options = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert options["timeout_func_only"] is True
+
+
+def test_the_readme_test_command_is_what_ci_runs_first():
+    readme = (REPO / "README.md").read_text()
+    command = re.search(r"Install and run the tests.*?```sh\n(.*?)\n```", readme, re.S)[1]
+    assert command == _ci_steps()[0]
+
+
+@pytest.mark.slow
+def test_a_slow_test_runs_only_with_runslow():
+    """Run by the test below in a nested pytest: skipped there without ``--runslow``, passed with it."""
+
+
+@pytest.mark.parametrize("options, outcome", [([], "1 skipped"), (["--runslow"], "1 passed")])
+def test_runslow_alone_decides_whether_slow_tests_run(options, outcome):
+    nested = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *options,
+                             f"{__file__}::test_a_slow_test_runs_only_with_runslow"],
+                            capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert outcome in nested.stdout, nested.stdout[-2000:] + nested.stderr[-2000:]
+
+
+def _imported(path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.append(node.module)
+        elif isinstance(node, ast.Import):
+            found.extend(alias.name for alias in node.names)
+    return found
+
+
+def _is_test_module(module: str) -> bool:
+    """Anything under tests/ but its support package: a test module, the conftest, or ``tests`` itself."""
+    return (module == "tests" or module.startswith("tests.")) and module != "tests.support" \
+        and not module.startswith("tests.support.")
+
+
+def test_no_test_module_imports_another_or_the_conftest():
+    offenders = {str(path.relative_to(REPO)): module for path in sorted(TESTS.rglob("test_*.py"))
+                 for module in _imported(path)
+                 if _is_test_module(module)}
+    assert not offenders, ("shared helpers belong in tests/support/ and fixtures in tests/conftest.py; "
+                           f"import from tests.support (e.g. tests.support.cli for REPO, SLUG, judge_env): {offenders}")
+
+
+def test_support_modules_import_no_test_module():
+    offenders = {str(path.relative_to(REPO)): module for path in sorted((TESTS / "support").glob("*.py"))
+                 for module in _imported(path) if _is_test_module(module)}
+    assert not offenders, offenders
