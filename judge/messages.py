@@ -70,6 +70,8 @@ CATALOGUE: dict[str, str] = {
     "ended_too_large": "the returned value was larger than the judge accepts",
     "ended_exit": "the process ended during the call (exit status {status})",
     "ended_late": "used {cpu_s:.3f} s of CPU, limit {cpu_limit_s:.3f} s",
+    "hidden_limit_time": "exceeded its time limit ({cpu_limit_s:.2f} s of CPU time)",
+    "hidden_limit_memory": "exceeded its memory limit of {memory_limit_mib:.0f} MiB",
     "import_slow": "importing the submission did not finish in time",
     "import_memory": "importing the submission used too much memory",
     "import_exit": "the process ended while importing the submission (exit status {status})",

@@ -102,7 +102,12 @@ OOM_KILLED = "ended_memory_cgroup"
 """the note of :attr:`Ending.MEMORY` when the kernel, not the parent's poll, ended the worker"""
 LIMIT_ENDINGS = frozenset(e for e, rule in ENDINGS.items()
                           if rule.verdict in (Verdict.TIME_LIMIT_EXCEEDED, Verdict.MEMORY_LIMIT_EXCEEDED))
-"""endings whose note is the judge's own words about its limits: shown even for hidden cases"""
+"""endings whose note is the judge's own words about its limits"""
+HIDDEN_LIMIT_NOTES: dict[Verdict, str] = {Verdict.TIME_LIMIT_EXCEEDED: "hidden_limit_time",
+                                          Verdict.MEMORY_LIMIT_EXCEEDED: "hidden_limit_memory"}
+"""a hidden case's note on a limit it hit, by verdict (a message key; its fields ``cpu_limit_s`` and
+``memory_limit_mib`` are the case's limits): the limit alone, never a figure the submission could steer, such as
+the memory it had reached when it was stopped (issue 29)"""
 
 MEMORY_ERROR_TEXT = ("can't allocate memory", "out of memory", "OutOfMemoryError")
 
