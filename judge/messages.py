@@ -282,6 +282,10 @@ CATALOGUE: dict[str, str] = {
     "grade_internal": "the judge failed on {count} submission(s) (verdict internal_error, not the students' fault); see their reports",
     "junit_time": "testcase: CPU seconds the submission used on the case; testsuite: their sum",
     "merge_done": "{total} students from {folders} folders",
+    "merge_tampered": "{path}: the stored result of student '{student}' does not add up ({why}); judge that shard again",
+    "audit_case": "case {case} is stored as {status} but its verdict is {verdict}",
+    "audit_figure": "its {figure} is stored as {stored} but its cases give {found}",
+    "audit_source": "its source {source} is not the file that was judged (another sha256)",
     # authoring
     "gen_ok": "ok       {case}{note}",
     "gen_differs": " (differs from cpu at {fields})",
