@@ -224,6 +224,7 @@ CATALOGUE: dict[str, str] = {
     "history_no_attempt": "no attempt {number} at {slug}: there are {count} (1 is the first; 'judge history {slug}' lists them)",
     "history_no_code": "attempt {number} at {slug} was recorded before the history kept code; only its hash is known",
     "history_restore_exists": "{path} exists and differs from attempt {number} at {slug}; add --force to replace it, or name another file",
+    "history_restore_link": "{path} is a symbolic link; the judge does not write through links: name the file itself",
     "history_restored": "wrote attempt {number} at {slug} to {path}",
     "history_bad_restore": "--restore takes a number and at most one file ('--restore 2 mine.py'), not '{given}'",
     "history_which_problem": "--show and --restore need the problem: 'judge history SLUG --show N'",
