@@ -27,6 +27,9 @@ CATALOGUE: dict[str, str] = {
     "file_changed": "{path} changed while it was read; judge it again once it stays as it is",
     "case_unreadable": "{path}: cannot read the case file ({reason})",
     "case_invalid": "{path}: field {field}: expected {problem}",
+    "case_not_json": "{path} is not valid JSON: line {line}, column {column}: {reason}",
+    "case_too_big": "{path} is {size} KiB; a case may be at most {limit} KiB",
+    "case_too_deep": "{path} nests lists and objects more than {limit} levels deep; a case may nest at most {limit}",
     "problem_invalid": "{path}: {problem}",
     "no_cuda": "--device cuda needs a CUDA GPU and a CUDA build of torch, and none is available here; use --device cpu",
     "no_expected": "{path}: no up-to-date expected values for device '{device}'; run 'judge gen {slug}' first",
@@ -116,6 +119,7 @@ CATALOGUE: dict[str, str] = {
     "reply_malformed": "the worker's reply was not a well-formed answer to this call",
     # the report's summary lines (judge.report.build)
     "report_summary": "{verdict}: {passed}/{total} {scope} passed",
+    "report_ran": "nothing to compare: {total} case(s) of your own without expected values; the values your code returned are shown",
     "scope_run": "sample cases",
     "scope_submit": "cases",
     "case_not_run": "not run",
@@ -124,6 +128,8 @@ CATALOGUE: dict[str, str] = {
     "report_budget": "time: each call within its case's CPU-time limit, {budget:g} s for the whole submission; once {strikes} calls of one method end on a limit, its other cases are not run",
     "report_exact_hidden": "hidden cases' figures are exact here, as measured: this copy is for instructors and authors, never for students (their reports give them coarse)",
     "case_accepted": "accepted",
+    "case_ran": "ran, nothing to compare: no expected values in the case",
+    "case_ignored_fields": "ignored {fields}: only the judge uses them",
     "case_failed": "{verdict} in {method}",
     "case_failed_at": "{verdict} in {method} at {field}",
     # security level, printed in every report

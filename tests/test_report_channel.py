@@ -34,6 +34,8 @@ SHARES = (0.1, 0.35, 0.6, 0.85, 1.1)
 CANARY = "canary"
 """in every field name, message, printed line and value the submission makes: none may reach a hidden entry"""
 ENDINGS_OF = {v: [e for e, rule in ENDINGS.items() if rule.verdict is v] for v in Verdict}
+NOT_FAILING = (Verdict.ACCEPTED, Verdict.RAN)
+"""``ran`` is a learner's own case without expected values, never a hidden case's"""
 UNMEASURED = (Verdict.COMPILE_ERROR, Verdict.INTERNAL_ERROR)
 """a replacement worker that could not load the submission: that call ran nowhere"""
 
@@ -70,7 +72,7 @@ def _failing(method: str, verdict: Verdict, ending: Ending | None, cpu_s: float,
 def _plays(calls: int):
     """Every (case result, tag) a submission can bring about on one hidden case of ``calls`` calls."""
     limits = CaseLimits(CPU_S, MEMORY)
-    failing_choices = [(None, None, None)] + [(j, v, e) for j in range(calls) for v in Verdict if v is not Verdict.ACCEPTED
+    failing_choices = [(None, None, None)] + [(j, v, e) for j in range(calls) for v in Verdict if v not in NOT_FAILING
                                               for e in (ENDINGS_OF[v] or [None]) + ([None] if ENDINGS_OF[v] else [])]
     for (j, verdict, ending), cpu, peak, tag in itertools.product(failing_choices, SHARES, SHARES, "ab"):
         ran = calls if j is None else j + 1

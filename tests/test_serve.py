@@ -22,6 +22,7 @@ from judge.places import data_home
 from judge.worker import probe, procfs
 from tests.conftest import REFERENCE_SOURCE, REPO, SLUG, build_toy, judge_env, judge_json, run_judge
 from tests.test_adversarial import ADVERSARIAL_CASES
+from tests.test_custom_case import BAD_CASES
 
 ADVERSARIAL = REPO / "tests" / "adversarial"
 
@@ -265,7 +266,7 @@ def test_a_pasted_case_shows_the_returned_values_or_the_differences_and_is_not_r
     raw, before = _sample(root), _attempts(site)
     mine = {"title": "my batch", "objects": raw["objects"], "calls": raw["calls"][:1]}
     done = site.judge(SLUG, "run", REFERENCE_SOURCE, case=json.dumps(mine))[-1]
-    assert done["type"] == "done" and done["verdict"] == "accepted" and done["attempt"] is None
+    assert done["type"] == "done" and done["verdict"] == "ran" and done["attempt"] is None
     assert done["report"]["tests"][0]["extra_data"]["case"] == "custom/input"
     got = json.dumps(raw["expected"]["cpu"]["outputs"][0])[:40]
     assert "no expected values, the outputs" in done["html"] and "returned" in done["html"]
@@ -278,7 +279,7 @@ class Solution(Solution):
         return '<script>window.pwned = 1</script>'
 """
     done = site.judge(SLUG, "run", hostile, case=json.dumps(mine))[-1]
-    assert done["verdict"] == "accepted"  # without expected values nothing is compared, the value only shown
+    assert done["verdict"] == "ran"  # without expected values nothing is compared, the value only shown
     assert "<script>window" not in done["html"] and "&lt;script&gt;window" in done["html"]
 
     wrong = REFERENCE_SOURCE.replace("'std': _r(x.std())", "'std': _r(x.std(correction=0))")
@@ -288,11 +289,14 @@ class Solution(Solution):
 
 
 def test_a_bad_pasted_case_gets_the_command_lines_one_line_message(site, root, tmp_path):
+    """A 400 with the line ``judge run --case`` prints, for each of the learner's bad cases that fits in a request
+    (issue 29: a deeply nested one answered 500)."""
     solution, mine = tmp_path / f"{SLUG}.py", tmp_path / "mine.json"
     solution.write_text(REFERENCE_SOURCE)
-    for text in ('{"calls": [', json.dumps({"calls": [{"method": "nope", "args": []}]})):
+    cases = [text for text, _ in BAD_CASES if len(text) < MAX_BODY - 4096]
+    for text in (*cases, json.dumps({"calls": [{"method": "nope", "args": []}]})):
         status, body = site.request("POST", f"/api/problems/{SLUG}/custom", {"code": REFERENCE_SOURCE, "case": text})
-        assert status == 422
+        assert status == 400, body[:300]
         mine.write_text(text)
         cli = run_judge(["run", SLUG, str(solution), "--case", str(mine)], root)
         assert cli.returncode == 2

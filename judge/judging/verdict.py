@@ -28,6 +28,8 @@ class Verdict(StrEnum):
     """a value that cannot be an answer, or a worker that broke the protocol"""
     INTERNAL_ERROR = "internal_error"
     """the judge's fault, never blamed on the submission"""
+    RAN = "ran"
+    """every call returned, and nothing was compared: a learner's own case without expected values (issue 32)"""
 
 
 class Tone(StrEnum):
@@ -38,6 +40,7 @@ class Tone(StrEnum):
     LIMIT = "limit"
     BROKEN = "broken"
     JUDGE = "judge"
+    NEUTRAL = "neutral"
 
 
 class Severity(StrEnum):
@@ -67,6 +70,7 @@ VERDICTS: dict[Verdict, Look] = {
     Verdict.COMPILE_ERROR: Look("CE", Tone.BROKEN, Severity.FAIL),
     Verdict.OUTPUT_FORMAT_ERROR: Look("OFE", Tone.WRONG, Severity.FAIL),
     Verdict.INTERNAL_ERROR: Look("IE", Tone.JUDGE, Severity.JUDGE_FAULT),
+    Verdict.RAN: Look("RAN", Tone.NEUTRAL, Severity.PASS),
 }
 
 

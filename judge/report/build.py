@@ -38,6 +38,7 @@ submission could have returned itself.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -157,11 +158,20 @@ def _hints(result: CaseResult, expected: list[Any] | None, catalogue: dict[str, 
             for i, pitfalls in shown.items()}
 
 
+def _ran(result: CaseResult) -> CaseResult:
+    """A case of a judgement that had nothing to compare (a learner's own case without ``expected``): what was
+    accepted only ran (:attr:`Verdict.RAN`), so no report of it says "accepted"."""
+    def shown(verdict: Any) -> Any:
+        return Verdict.RAN if verdict is Verdict.ACCEPTED else verdict
+    return dataclasses.replace(result, verdict=shown(result.verdict),
+                               calls=[dataclasses.replace(c, verdict=shown(c.verdict)) for c in result.calls])
+
+
 def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue: dict[str, str],
           tolerance: Tolerance, source: str, budget_s: float) -> dict[str, Any]:
     """A case's entry with exact figures (:func:`coarsened` makes a hidden case's coarse)."""
     visible = not result.case.hidden
-    passed = result.verdict is Verdict.ACCEPTED
+    passed = result.verdict in (Verdict.ACCEPTED, Verdict.RAN)
     hints = _hints(result, expected, catalogue, tolerance)
     limits, measured = result.limits, result.measured
     cpu_s = round(result.cpu_s, 4) if measured else None
@@ -182,6 +192,8 @@ def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue
     if visible:
         extra["title"] = result.case.title
         extra["inputs"] = describe_inputs(result.case)
+    if result.case.ignored:
+        extra["note"] = messages.say("case_ignored_fields", fields=", ".join(result.case.ignored))
     test: dict[str, Any] = {
         "name": f"{result.case.id}" + (f": {result.case.title}" if visible else ""),
         "number": str(number),
@@ -201,6 +213,8 @@ def _summary_line(result: CaseResult, budget_s: float) -> str:
         return messages.say("case_not_run_budget", budget=budget_s)
     if result.verdict is None:
         return messages.say("case_not_run")
+    if result.verdict is Verdict.RAN:
+        return messages.say("case_ran")
     failing = next((c for c in result.calls if c.verdict is not Verdict.ACCEPTED), None)
     if failing is None:
         return messages.say("case_accepted")
@@ -215,6 +229,8 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
                  judge_error: str | None = None, exact: bool = False) -> dict[str, Any]:
     """The report; ``exact``: hidden cases' figures too are exact (for an author's or an instructor's eyes,
     never a learner's: :func:`coarsened` is what a learner sees)."""
+    if expected is None:  # nothing to compare: a learner's own case without expected values
+        results = [_ran(r) for r in results]
     verdicts = [r.verdict for r in results]
     final = Verdict.INTERNAL_ERROR if judge_error else overall(verdicts)
     passed = sum(v is Verdict.ACCEPTED for v in verdicts)
@@ -236,7 +252,8 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
         "passed": passed,
         "total": len(results),
         "execution_time": round(wall_s, 3),
-        "output": messages.say("report_summary", verdict=final.value, passed=passed, total=len(results), scope=scope),
+        "output": messages.say("report_ran", total=len(results)) if final is Verdict.RAN else messages.say(
+            "report_summary", verdict=final.value, passed=passed, total=len(results), scope=scope),
         "visibility": "visible",
         "problem": {"slug": problem.slug, "title": problem.title},
         "submission": submission,

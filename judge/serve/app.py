@@ -157,7 +157,10 @@ async def start_judging(request: Request) -> JSONResponse:
     mode, case = request.path_params["mode"], None
     if mode == CUSTOM_MODE:  # the samples' Run, on the learner's case instead
         (code, case), mode = await _strings(request, "code", "case", key="serve_bad_case_body"), "run"
-        check_case(problem, case)
+        try:
+            check_case(problem, case)
+        except BadInput as exc:  # the learner's own input: a bad request, in the command line's words
+            raise HTTPException(400, str(exc)) from None
     elif mode in MODES:
         code = await _code(request)
     else:
