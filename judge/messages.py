@@ -267,7 +267,7 @@ CATALOGUE: dict[str, str] = {
     "serve_stopped": "stopped: the judgement was cancelled and its workers killed; nothing was recorded",
     "serve_already_finished": "this judgement has already finished; there is nothing to stop",
     "serve_reset_confirm": "Replace the code in the editor with the starter code? What you typed is not kept (past attempts stay in the history).",
-    "serve_custom_help": "Paste a case in the format of the problem's case files (as 'judge run --case FILE' takes): its \"objects\" and \"calls\", and \"expected\" values if you want them compared. Without them, the values your code returns are shown.",
+    "serve_custom_help": "Paste a case in the format of the problem's case files (as 'judge run --case FILE' takes): its \"objects\" and \"calls\", and \"expected\" values if you want them compared. Without them, the values your code returns are shown. A sample case file works as it is.",
     # grading a class
     "gradebook_feedback": "{verdict}: {passed}/{total} cases passed",
     "grade_skip_hidden": "a hidden name (starting with . or __), never a submission",

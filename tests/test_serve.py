@@ -285,6 +285,13 @@ class Solution(Solution):
     wrong = REFERENCE_SOURCE.replace("'std': _r(x.std())", "'std': _r(x.std(correction=0))")
     done = site.judge(SLUG, "run", wrong, case=json.dumps({**raw, "title": "my batch"}))[-1]
     assert done["verdict"] == "wrong_answer" and "layer 1 · std" in done["html"]
+
+    status, body = site.request("GET", f"/api/problems/{SLUG}/samples/1")  # a sample as the text to paste
+    pasted = json.loads(body)["case"]
+    assert status == 200 and json.loads(pasted)["build_sha256"] and json.loads(pasted)["expected"]
+    done = site.judge(SLUG, "run", REFERENCE_SOURCE, case=pasted)[-1]  # issue 32: refused ("field mistakes: …")
+    assert done["verdict"] == "accepted" and "only the judge uses them" in done["html"]
+    assert site.request("GET", f"/api/problems/{SLUG}/samples/99")[0] == 404
     assert _attempts(site) == before  # as judge run --case: never recorded
 
 

@@ -175,6 +175,16 @@ async def start_judging(request: Request) -> JSONResponse:
     return JSONResponse({"job": job.id}, status_code=202)
 
 
+async def sample_case(request: Request) -> JSONResponse:
+    """Sample case N's file as text (``{"case": ...}``), to paste into Custom input as it is: samples are public,
+    and the fields only the judge uses are ignored there (:func:`judge.package.cases.load_own_case`)."""
+    samples = _problem(request).samples
+    number = request.path_params["number"]
+    if not number.isdigit() or not 1 <= int(number) <= len(samples):
+        raise HTTPException(404, messages.say("serve_not_found"))
+    return JSONResponse({"case": samples[int(number) - 1].path.read_text(encoding="utf-8")})
+
+
 def _job(request: Request) -> Job:
     site: Site = request.app.state.site
     job = site.judging.job(request.path_params["job"])
@@ -316,6 +326,7 @@ def build_app(token: str, hosts: frozenset[str], cookie: str, graded: Path | Non
         Route("/problems/{slug}/history", history_page),
         Route("/problems/{slug}/attempts/{key}", attempt_page),
         Route("/api/problems/{slug}/code", save_code, methods=["POST"]),
+        Route("/api/problems/{slug}/samples/{number}", sample_case),
         Route("/api/problems/{slug}/{mode}", start_judging, methods=["POST"]),
         Route("/api/jobs/{job}/events", job_events),
         Route("/api/jobs/{job}/stop", stop_job, methods=["POST"]),
