@@ -55,7 +55,8 @@ def _case(calls: int) -> Case:
 def _failing(method: str, verdict: Verdict, ending: Ending | None, cpu_s: float, peak: int, tag: str) -> CallResult:
     """One failing call as the session would record it, carrying the submission's words wherever it has any."""
     if verdict in UNMEASURED:
-        return CallResult(method, verdict, error={"exc": f"{CANARY}{tag}", "msg": f"{CANARY} msg {tag}"}, measured=False)
+        error = {"exc": f"{CANARY}{tag}", "msg": f"{CANARY} msg {tag}"}
+        return CallResult(method, verdict, error=error, measured=False)
     field = f"{CANARY} field {tag}"
     comparison = None
     if verdict is Verdict.WRONG_ANSWER:

@@ -77,7 +77,8 @@ def _hidden_call(call: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     entry = {"method": call["method"], "verdict": call["verdict"]}
     note = HIDDEN_LIMIT_NOTES.get(call["verdict"])
     if note:
-        entry["limit"] = messages.say(note, cpu_limit_s=extra["time_limit_s"], memory_limit_mib=extra["memory_limit_mb"])
+        entry["limit"] = messages.say(note, cpu_limit_s=extra["time_limit_s"],
+                                      memory_limit_mib=extra["memory_limit_mb"])
     return entry
 
 
