@@ -92,7 +92,8 @@ def normalise(report: dict[str, Any], verdict: str) -> dict[str, Any]:
         extra.update({key: 0.0 for key in ("cpu_time_s", "peak_memory_mb") if extra[key] is not None})
         extra["time_limit_s"] = 1.0
         for call in extra["calls"]:
-            call["cpu_time_s"] = 0.0 if call["cpu_time_s"] is not None else None
+            if "cpu_time_s" in call:  # a hidden case's calls have no time of their own
+                call["cpu_time_s"] = 0.0 if call["cpu_time_s"] is not None else None
             if "error" in call:
                 call["error"] = _error(call["error"], f"{verdict}.py")
             if "limit" in call:  # a hidden call's note about its limits, without the error it comes from

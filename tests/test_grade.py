@@ -234,14 +234,25 @@ def test_sigkill_halfway_then_rerun_judges_each_submission_once(toy_root, tmp_pa
     assert f"0 judged now, {len(names)} unchanged" in again.stdout
 
 
-def test_shards_merge_into_the_whole_class(toy_root, tmp_path):
-    names = ["amy", "bob", "cal", "dan", "eli", "fox", "gil"]
-    submissions = write_files(tmp_path / "submissions", {
-        f"{name}.py": (REFERENCE_SOURCE if i % 2 else WRONG) + f"\n# {name}\n" for i, name in enumerate(names)})
-    parts = [tmp_path / f"part{k}" for k in (1, 2)]
+NAMES = ["amy", "bob", "cal", "dan", "eli", "fox", "gil"]
+"""the sharded class: amy, cal, eli and gil wrong, the others accepted"""
+
+
+@pytest.fixture(scope="module")
+def sharded(toy_root, tmp_path_factory):
+    """The class of :data:`NAMES` graded in two shards, once for the module."""
+    base = tmp_path_factory.mktemp("sharded")
+    submissions = write_files(base / "submissions", {
+        f"{name}.py": (REFERENCE_SOURCE if i % 2 else WRONG) + f"\n# {name}\n" for i, name in enumerate(NAMES)})
+    parts = [base / f"part{k}" for k in (1, 2)]
     for k, part in enumerate(parts, start=1):
         result = run_judge(["grade", SLUG, str(submissions), "--out", str(part), "--shard", f"{k}/2"], toy_root)
         assert result.returncode == 0, result.stderr
+    return submissions, parts
+
+
+def test_shards_merge_into_the_whole_class(toy_root, sharded, tmp_path):
+    names, (submissions, parts) = NAMES, sharded
     shard_students = [set(_results(p)) for p in parts]
     assert shard_students[0] and shard_students[1] and not shard_students[0] & shard_students[1]
     assert shard_students[0] | shard_students[1] == set(names)
@@ -258,6 +269,53 @@ def test_shards_merge_into_the_whole_class(toy_root, tmp_path):
     missing = run_judge(["merge", str(parts[0]), "--out", str(tmp_path / "bad")], toy_root)
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1
     assert "shard 2 of 2 is missing" in missing.stderr
+
+
+def _copy_parts(parts: list[Path], to: Path) -> list[Path]:
+    return [Path(shutil.copytree(p, to / p.name)) for p in parts]
+
+
+def _edit_json(path: Path, edit) -> None:
+    value = json.loads(path.read_text())
+    edit(value)
+    path.write_text(json.dumps(value))
+
+
+def _merge_refused(parts: list[Path], out: Path, toy_root: Path, *expected: str) -> None:
+    result = run_judge(["merge", *map(str, parts), "--out", str(out)], toy_root)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert all(text in result.stderr for text in expected), result.stderr
+    assert not (out / "summary.json").exists()
+
+
+def test_merge_refuses_a_shard_whose_figures_do_not_follow_from_its_cases(toy_root, sharded, tmp_path):
+    """Issue 29: a shard whose student was edited to accepted, every test still failed, merged as accepted."""
+    parts = _copy_parts(sharded[1], tmp_path)
+    part = next(p for p in parts if (p / "students" / "amy").is_dir())  # amy's answer is wrong
+    results = part / "students" / "amy" / "results.json"
+    assert json.loads(results.read_text())["verdict"] == "wrong_answer"
+    _edit_json(results, lambda r: r.update(verdict="accepted"))
+    _edit_json(part / "summary.json",
+               lambda s: [row.update(verdict="accepted") for row in s["students"] if row["student"] == "amy"])
+    _merge_refused(parts, tmp_path / "merged", toy_root, "amy", "verdict is stored as accepted", "wrong_answer")
+
+    def passed_everything(report):  # the figures agree with each other, but not with the cases' verdicts
+        report.update(verdict="accepted", passed=report["total"], score=float(report["total"]))
+        for test in report["tests"]:
+            test.update(status="passed", score=1.0)
+    _edit_json(results, passed_everything)
+    _merge_refused(parts, tmp_path / "merged", toy_root, "amy", "stored as passed but its verdict is wrong_answer")
+
+
+def test_merge_refuses_a_shard_whose_source_is_not_the_file_judged(toy_root, sharded, tmp_path):
+    submissions, parts = sharded
+    source = submissions / "bob.py"
+    kept = source.read_text()
+    try:
+        source.write_text(REFERENCE_SOURCE + "\n# edited after grading\n")
+        _merge_refused(parts, tmp_path / "merged", toy_root, "bob", "bob.py is not the file that was judged")
+    finally:
+        source.write_text(kept)
 
 
 PROBE = patched("""

@@ -94,6 +94,15 @@ def test_show_and_restore_give_back_the_judged_code(home, toy_root, tmp_path):
         bad = run_judge(["history", SLUG, *args], toy_root)
         assert bad.returncode == 2 and words in bad.stderr and bad.stderr.count("\n") == 1, bad.stderr
 
+    target = tmp_path / "elsewhere.py"  # issue 29: --force wrote through a link, over the link's target
+    target.write_text("# not mine to overwrite\n")
+    for link, pointing_at in ((tmp_path / "link.py", target), (tmp_path / "dangling.py", tmp_path / "new.py")):
+        link.symlink_to(pointing_at)
+        refused = run_judge(["history", SLUG, "--restore", "1", str(link), "--force"], toy_root)
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+        assert "symbolic link" in refused.stderr and link.is_symlink()
+    assert target.read_text() == "# not mine to overwrite\n" and not (tmp_path / "new.py").exists()
+
 
 def test_a_file_an_older_judge_relabelled_is_migrated_again_and_a_newer_ones_left_alone(home):
     """An older judge opening a newer file wrote its own, lower version over it; the next newer judge must not

@@ -23,6 +23,7 @@ from judge.worker import probe, procfs
 from tests.support.cli import REFERENCE_SOURCE, REPO, SLUG, judge_env, judge_json, run_judge
 from tests.support.toy import build_toy
 from tests.support.adversarial import ADVERSARIAL_CASES
+from tests.support.cases import BAD_CASES
 
 ADVERSARIAL = REPO / "tests" / "adversarial"
 
@@ -266,7 +267,7 @@ def test_a_pasted_case_shows_the_returned_values_or_the_differences_and_is_not_r
     raw, before = _sample(root), _attempts(site)
     mine = {"title": "my batch", "objects": raw["objects"], "calls": raw["calls"][:1]}
     done = site.judge(SLUG, "run", REFERENCE_SOURCE, case=json.dumps(mine))[-1]
-    assert done["type"] == "done" and done["verdict"] == "accepted" and done["attempt"] is None
+    assert done["type"] == "done" and done["verdict"] == "ran" and done["attempt"] is None
     assert done["report"]["tests"][0]["extra_data"]["case"] == "custom/input"
     got = json.dumps(raw["expected"]["cpu"]["outputs"][0])[:40]
     assert "no expected values, the outputs" in done["html"] and "returned" in done["html"]
@@ -279,21 +280,31 @@ class Solution(Solution):
         return '<script>window.pwned = 1</script>'
 """
     done = site.judge(SLUG, "run", hostile, case=json.dumps(mine))[-1]
-    assert done["verdict"] == "accepted"  # without expected values nothing is compared, the value only shown
+    assert done["verdict"] == "ran"  # without expected values nothing is compared, the value only shown
     assert "<script>window" not in done["html"] and "&lt;script&gt;window" in done["html"]
 
     wrong = REFERENCE_SOURCE.replace("'std': _r(x.std())", "'std': _r(x.std(correction=0))")
     done = site.judge(SLUG, "run", wrong, case=json.dumps({**raw, "title": "my batch"}))[-1]
     assert done["verdict"] == "wrong_answer" and "layer 1 · std" in done["html"]
+
+    status, body = site.request("GET", f"/api/problems/{SLUG}/samples/1")  # a sample as the text to paste
+    pasted = json.loads(body)["case"]
+    assert status == 200 and json.loads(pasted)["build_sha256"] and json.loads(pasted)["expected"]
+    done = site.judge(SLUG, "run", REFERENCE_SOURCE, case=pasted)[-1]  # issue 32: refused ("field mistakes: …")
+    assert done["verdict"] == "accepted" and "only the judge uses them" in done["html"]
+    assert site.request("GET", f"/api/problems/{SLUG}/samples/99")[0] == 404
     assert _attempts(site) == before  # as judge run --case: never recorded
 
 
 def test_a_bad_pasted_case_gets_the_command_lines_one_line_message(site, root, tmp_path):
+    """A 400 with the line ``judge run --case`` prints, for each of the learner's bad cases that fits in a request
+    (issue 29: a deeply nested one answered 500)."""
     solution, mine = tmp_path / f"{SLUG}.py", tmp_path / "mine.json"
     solution.write_text(REFERENCE_SOURCE)
-    for text in ('{"calls": [', json.dumps({"calls": [{"method": "nope", "args": []}]})):
+    cases = [text for text, _ in BAD_CASES if len(text) < MAX_BODY - 4096]
+    for text in (*cases, json.dumps({"calls": [{"method": "nope", "args": []}]})):
         status, body = site.request("POST", f"/api/problems/{SLUG}/custom", {"code": REFERENCE_SOURCE, "case": text})
-        assert status == 422
+        assert status == 400, body[:300]
         mine.write_text(text)
         cli = run_judge(["run", SLUG, str(solution), "--case", str(mine)], root)
         assert cli.returncode == 2

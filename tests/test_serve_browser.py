@@ -335,13 +335,13 @@ def test_stop_reset_a_pasted_case_and_a_rerun_after_editing(site, browser, shots
         driver.find_element(By.ID, "run-custom").click()
         _wait(driver, EC.visibility_of_element_located((By.CSS_SELECTOR, "#result .error")))
         error = driver.find_element(By.CSS_SELECTOR, "#result .error").text
-        assert error.startswith("custom input: field line 1: expected valid JSON") and "\n" not in error
+        assert error.startswith("custom input is not valid JSON: line 1, column 12") and "\n" not in error
         driver.find_element(By.ID, "tab-custom").click()
         case.clear()
         mine = json.dumps({"title": "my batch", "objects": sample["objects"], "calls": sample["calls"][:1]})
         driver.execute_script("arguments[0].value = arguments[1]", case, mine)  # pasted, not typed key by key
         driver.find_element(By.ID, "run-custom").click()
-        assert _judged(driver) == "accepted"
+        assert _judged(driver) == "ran"  # nothing to compare (issue 32)
         shown = driver.find_element(By.ID, "result").text
         assert "custom/input" in shown and "no expected values, the outputs" in shown and "returned" in shown
         assert '"mean"' in driver.find_element(By.CSS_SELECTOR, "#result pre.returned").text

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import BadInput
+from judge.grading.audit import check_stored
 from judge.grading.discover import Loaded, Skipped, discover, load
 from judge.grading.progress import Progress
 from judge.grading.render import write_outputs
@@ -186,6 +187,7 @@ def merge_folders(folders: list[Path], out: Path, figures: Figures = Figures()) 
             report = source.load(student)
             if report is None:
                 raise BadInput("merge_incomplete", path=folder, student=student)
+            check_stored(report, row, folder)
             if source.folder(student).resolve() != store.folder(student).resolve():
                 store.save(report, source.load_exact(student))
             reports.append(report)

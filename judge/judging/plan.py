@@ -19,7 +19,7 @@ from judge.judging.calibrate import calibration
 from judge.judging.compare import Comparison, compare
 from judge.judging.limits import CaseLimits, case_limits, fit_memory
 from judge.machine import gpus
-from judge.package.cases import Case, load_case
+from judge.package.cases import Case, load_own_case
 from judge.package.problem import Problem
 from judge.worker import probe
 from judge.worker.confinement import Confinement
@@ -109,7 +109,7 @@ def custom_plan(problem: Problem, path: Path, device: str) -> Plan:
     if not path.is_file():
         raise BadInput("case_unreadable", path=path, reason="no such file")
     confinement = probe.confinement(device)
-    case = load_case(path, CUSTOM, {m["name"] for m in problem.methods})
+    case = load_own_case(path, CUSTOM, {m["name"] for m in problem.methods})
     found = next((s for s in (device, "cpu") if case.outputs(s) is not None), None)
     times = calibration(problem, device, confinement).times
     limits = case_limits(problem, [case], {case.id: max(times.values(), default=0.0)})

@@ -28,6 +28,8 @@ class Verdict(StrEnum):
     """a value that cannot be an answer, or a worker that broke the protocol"""
     INTERNAL_ERROR = "internal_error"
     """the judge's fault, never blamed on the submission"""
+    RAN = "ran"
+    """every call returned, and nothing was compared: a learner's own case without expected values (issue 32)"""
 
 
 class Tone(StrEnum):
@@ -38,6 +40,7 @@ class Tone(StrEnum):
     LIMIT = "limit"
     BROKEN = "broken"
     JUDGE = "judge"
+    NEUTRAL = "neutral"
 
 
 class Severity(StrEnum):
@@ -67,6 +70,7 @@ VERDICTS: dict[Verdict, Look] = {
     Verdict.COMPILE_ERROR: Look("CE", Tone.BROKEN, Severity.FAIL),
     Verdict.OUTPUT_FORMAT_ERROR: Look("OFE", Tone.WRONG, Severity.FAIL),
     Verdict.INTERNAL_ERROR: Look("IE", Tone.JUDGE, Severity.JUDGE_FAULT),
+    Verdict.RAN: Look("RAN", Tone.NEUTRAL, Severity.PASS),
 }
 
 
@@ -102,7 +106,12 @@ OOM_KILLED = "ended_memory_cgroup"
 """the note of :attr:`Ending.MEMORY` when the kernel, not the parent's poll, ended the worker"""
 LIMIT_ENDINGS = frozenset(e for e, rule in ENDINGS.items()
                           if rule.verdict in (Verdict.TIME_LIMIT_EXCEEDED, Verdict.MEMORY_LIMIT_EXCEEDED))
-"""endings whose note is the judge's own words about its limits: shown even for hidden cases"""
+"""endings whose note is the judge's own words about its limits"""
+HIDDEN_LIMIT_NOTES: dict[Verdict, str] = {Verdict.TIME_LIMIT_EXCEEDED: "hidden_limit_time",
+                                          Verdict.MEMORY_LIMIT_EXCEEDED: "hidden_limit_memory"}
+"""a hidden case's note on a limit it hit, by verdict (a message key; its fields ``cpu_limit_s`` and
+``memory_limit_mib`` are the case's limits): the limit alone, never a figure the submission could steer, such as
+the memory it had reached when it was stopped (issue 29)"""
 
 MEMORY_ERROR_TEXT = ("can't allocate memory", "out of memory", "OutOfMemoryError")
 

@@ -5,6 +5,7 @@ Every error names the file and the field (``objects.model.layers[2].linear``) so
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from dataclasses import dataclass, field
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import BadInput
+from judge.package import bounds
 from judge.package.kinds import Checker, conceal, validate_object
 
 VISIBILITIES = ("sample", "hidden")
@@ -53,6 +55,8 @@ class Case:
     ``[]`` switches that check off; None (no ``permute`` in the file): the generator infers them"""
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
     """the file as read, so author tools can write it back with additions"""
+    ignored: tuple[str, ...] = ()
+    """a learner's case only: the fields of its file that only the judge uses, ignored (:func:`load_own_case`)"""
 
     @property
     def hidden(self) -> bool:
@@ -173,14 +177,46 @@ def _mistakes(check: Checker, raw: Any, calls: int, visibility: str) -> list[Mis
     return found
 
 
-def load_case(path: Path, visibility: str, methods: set[str]) -> Case:
+def _read_text(path: Path) -> str:
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise BadInput("case_unreadable", path=path, reason=str(exc)) from None
+
+
+def _parse_json(text: str, path: Path) -> Any:
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise BadInput("case_invalid", path=path, field=f"line {exc.lineno}", problem=f"valid JSON ({exc.msg})") from None
-    return parse_case(raw, path, visibility, methods)
+        raise BadInput("case_not_json", path=path, line=exc.lineno, column=exc.colno, reason=exc.msg) from None
+
+
+def load_case(path: Path, visibility: str, methods: set[str]) -> Case:
+    return parse_case(_parse_json(_read_text(path), path), path, visibility, methods)
+
+
+JUDGE_ONLY = ("build_sha256", "mistakes", "translations", "permute")
+"""fields of a package's case file that only the judge and its authors use: a learner who pastes a sample case
+has them ignored, with a note, rather than refused (issue 32)"""
+
+
+def load_own_case(path: Path, visibility: str, methods: set[str]) -> Case:
+    """A case file a learner wrote (``judge run --case``, the site's Custom input): checked against
+    :mod:`judge.package.bounds` before it is parsed further, and validated like a package's, the fields in
+    :data:`JUDGE_ONLY` dropped and named in :attr:`Case.ignored`. Every problem is one line, never a traceback."""
+    try:
+        bounds.check_size(path.stat().st_size, path)
+    except OSError as exc:
+        raise BadInput("case_unreadable", path=path, reason=exc.strerror) from None
+    text = _read_text(path)
+    bounds.check_depth(text, path)
+    raw = _parse_json(text, path)
+    ignored = tuple(k for k in JUDGE_ONLY if isinstance(raw, dict) and k in raw)
+    if ignored:
+        raw = {k: v for k, v in raw.items() if k not in JUDGE_ONLY}
+    case = parse_case(raw, path, visibility, methods)
+    bounds.check_elements(case.objects, Checker(path))
+    return dataclasses.replace(case, ignored=ignored)
 
 
 def dumps(value: Any, indent: int = 0, width: int = 110) -> str:

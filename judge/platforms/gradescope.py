@@ -2,7 +2,7 @@
 
 One test per case, numbered ``<problem>.<case>`` when the autograder holds several problems. Sample cases are
 ``visible`` and worth 0 points; hidden cases carry the points (:func:`judge.platforms.config.case_points`) and the
-export's visibility, and say only what the judge's report says of a hidden case (verdict, method, failing field,
+export's visibility, and say only what the judge's report says of a hidden case (verdict, method, coarse figures,
 limits). The top-level ``output``, which students always see, is the text report of the sample cases alone, with a
 line on when the hidden cases' results appear: nothing in it depends on a hidden case. ``stdout`` (the judge's
 log) stays with the instructor.

@@ -3,7 +3,7 @@
 
 ``score`` is the share of the points earned, in [0, 1], with the points on the hidden cases as on Gradescope
 (:func:`judge.platforms.config.case_points`); ``tests[]`` holds one entry per case with ``points`` and
-``max_points``, its ``message`` the judge's one line about it (for a hidden case: verdict, method, failing field,
+``max_points``, its ``message`` the judge's one line about it (for a hidden case: verdict, method, limits,
 never its data), and ``output`` the text report of the sample cases. A submission that never compiled (a
 compile error and no case accepted: a syntax error, a failed import, no ``Solution``) is ``gradable: false``
 with the reason in ``format_errors``, so it costs the student no attempt; so is one the judge itself failed on. A result is kept under PrairieLearn's

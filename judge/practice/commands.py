@@ -7,6 +7,8 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -128,13 +130,21 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def _restore(code: str, slug: str, number: int, file: str | None, force: bool) -> None:
+    """Write an attempt's code back to ``file``, never through a symbolic link (issue 29): a link named as FILE,
+    dangling or not, is refused, and the file is opened with ``O_NOFOLLOW`` so a link put there meanwhile is too."""
     path = Path(file) if file else Path(f"{slug}.py")
+    if path.is_symlink():
+        raise BadInput("history_restore_link", path=path)
     if path.exists() and not force and path.read_bytes() != code.encode("utf-8"):
         raise BadInput("history_restore_exists", path=path, number=number, slug=slug)
     try:
-        path.write_text(code, encoding="utf-8")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise BadInput("history_restore_link", path=path) from None
         raise BadInput("start_unwritable", path=path, reason=exc.strerror) from None
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(code)
     print(messages.say("history_restored", number=number, slug=slug, path=path))
 
 

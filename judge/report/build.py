@@ -12,17 +12,20 @@ Schema (``schema_version`` 1). Top-level fields follow Gradescope's ``results.js
     ``hidden``, ``verdict`` (null: not run), ``not_run`` (only then: ``reason`` ``method`` or ``budget``, and the
     ``method`` stopped, :mod:`judge.judging.allowance`), ``cpu_time_s`` and ``peak_memory_mb`` (null when no
     worker ran the case: not run, or a submission no worker could load), ``time_limit_s``, ``memory_limit_mb``,
-    ``coarse`` and ``calls[]`` (``method``, ``verdict``, ``cpu_time_s``, ``failed_field``). Visible cases add
-    ``inputs`` and, per call, ``got``,
-    ``expected``, ``differences[]`` (``field``, ``got``, ``expected``, ``error``, ``tolerance``), ``error``
-    (``exc``, ``msg``, ``trace``), ``stdout`` and ``hints[]`` (``pitfall``, ``text``: a known mistake the
-    output shows, :mod:`judge.judging.hints`). Hidden cases never carry inputs, values, output, messages or hints,
-    and their figures are coarse (``coarse`` true, :func:`coarsened`): ``cpu_time_s``, ``execution_time`` and each
-    call's ``cpu_time_s`` are the upper bound of the quarter of the case's CPU-time limit they fall in,
-    ``peak_memory_mb`` that of the quarter of its memory limit, so each carries at most 2 bits of what the
-    submission saw. Once a hidden case has run, the whole judgement's ``execution_time`` is rounded up to whole
-    seconds. An exact report (``exact``: an author's ``judge verify``, an instructor's copy in ``judge grade``)
-    keeps them as measured; :func:`coarsened` turns it into the one a learner sees.
+    ``coarse`` and ``calls[]`` (``method``, ``verdict``, ``cpu_time_s``). Visible cases add ``inputs`` and, per
+    call, ``failed_field``, ``got``, ``expected``, ``differences[]`` (``field``, ``got``, ``expected``, ``error``,
+    ``tolerance``), ``error`` (``exc``, ``msg``, ``trace``), ``stdout`` and ``hints[]`` (``pitfall``, ``text``: a
+    known mistake the output shows, :mod:`judge.judging.hints`). Hidden cases carry only what the judge chose
+    (issue 29): never inputs, values, output, messages, hints, nor the field that failed (the submission picks it
+    by what it gets wrong), and their output line names the verdict and the method alone. Their figures are
+    coarse (``coarse`` true, :func:`coarsened`): ``cpu_time_s`` and ``execution_time`` are the upper bound of the
+    quarter of the case's CPU-time limit they fall in, ``peak_memory_mb`` that of the quarter of its memory limit,
+    so each carries at most 2 bits of what the submission saw; their calls keep ``method``, ``verdict`` and, for a
+    limit hit, ``limit``: the limit alone in the judge's words, never a measured figure. Once a hidden case has
+    run, the whole judgement's ``execution_time`` is rounded up to whole seconds. An exact report (``exact``: an
+    author's ``judge verify``, an instructor's copy in ``judge grade``) keeps figures as measured (and each call's
+    time and the judge's exact note on a limit); :func:`coarsened` turns it into the one a learner sees.
+    ``tests/test_report_channel.py`` counts the distinct entries one hidden case can be made to show.
 Also ``schema_version``, ``verdict`` (overall), ``mode`` (``run``/``submit``), ``passed``, ``total``,
 ``problem`` (``slug``, ``title``), ``submission`` (``path``, ``sha256``) and ``judge`` (``version``, ``torch``,
 ``device``, ``expected_device``, ``security_level``, ``comparison_rule``, ``time_budget_s``: what the whole
@@ -35,6 +38,7 @@ submission could have returned itself.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -43,7 +47,7 @@ from judge.judging.compare import Difference
 from judge.judging.allowance import STRIKES, Why, total_budget_s
 from judge.judging.hints import recognise
 from judge.judging.session import CallResult, CaseResult
-from judge.judging.verdict import LIMIT_ENDINGS, Verdict, overall
+from judge.judging.verdict import HIDDEN_LIMIT_NOTES, LIMIT_ENDINGS, Verdict, overall
 from judge.machine import judge_version
 from judge.package.cases import tag_nonfinite
 from judge.package.describe import describe_inputs
@@ -67,16 +71,27 @@ def coarse(value: float | None, limit: float, steps: int = HIDDEN_STEPS) -> floa
     return min(max(math.ceil(value / step - 1e-9), 1), steps) * step
 
 
+def _hidden_call(call: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """What a learner sees of one call of a hidden case: its method and verdict, and for a limit the limit alone
+    (:data:`~judge.judging.verdict.HIDDEN_LIMIT_NOTES`); no time of its own, which would be 2 more bits a call."""
+    entry = {"method": call["method"], "verdict": call["verdict"]}
+    note = HIDDEN_LIMIT_NOTES.get(call["verdict"])
+    if note:
+        entry["limit"] = messages.say(note, cpu_limit_s=extra["time_limit_s"],
+                                      memory_limit_mib=extra["memory_limit_mb"])
+    return entry
+
+
 def _coarse_test(test: dict[str, Any]) -> dict[str, Any]:
-    """A hidden case's test entry with its figures coarse; a visible case's as it is."""
+    """A hidden case's test entry as a learner sees it (figures coarse, calls reduced to what the judge chose); a
+    visible case's as it is."""
     extra = test["extra_data"]
     if not extra["hidden"] or extra["coarse"]:
         return test
     cpu_limit, memory_limit = extra["time_limit_s"], extra["memory_limit_mb"]
     cpu = coarse(extra["cpu_time_s"], cpu_limit)
     extra = {**extra, "cpu_time_s": cpu, "peak_memory_mb": coarse(extra["peak_memory_mb"], memory_limit),
-             "coarse": cpu is not None,
-             "calls": [{**c, "cpu_time_s": coarse(c["cpu_time_s"], cpu_limit)} for c in extra["calls"]]}
+             "coarse": cpu is not None, "calls": [_hidden_call(c, extra) for c in extra["calls"]]}
     return {**test, **({"execution_time": cpu} if "execution_time" in test else {}), "extra_data": extra}
 
 
@@ -115,12 +130,12 @@ def _named(error: dict[str, Any] | None, source: str) -> dict[str, Any] | None:
 
 def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, str]], source: str) -> dict[str, Any]:
     entry: dict[str, Any] = {"method": call.method, "verdict": call.verdict.value,
-                             "cpu_time_s": round(call.cpu_s, 4) if call.measured else None,
-                             "failed_field": _failed_field(call)}
-    if not visible:
+                             "cpu_time_s": round(call.cpu_s, 4) if call.measured else None}
+    if not visible:  # the field a hidden case failed at is the submission's choice: never named (issue 29)
         if call.ending in LIMIT_ENDINGS:
-            entry["limit"] = call.error["msg"]  # the judge's own words about its limits, never the submission's
+            entry["limit"] = call.error["msg"]  # the judge's own words; exact, for an exact report alone
         return entry
+    entry["failed_field"] = _failed_field(call)
     comparison = call.comparison
     entry.update({
         "got": tag_nonfinite(call.value),
@@ -144,11 +159,20 @@ def _hints(result: CaseResult, expected: list[Any] | None, catalogue: dict[str, 
             for i, pitfalls in shown.items()}
 
 
+def _ran(result: CaseResult) -> CaseResult:
+    """A case of a judgement that had nothing to compare (a learner's own case without ``expected``): what was
+    accepted only ran (:attr:`Verdict.RAN`), so no report of it says "accepted"."""
+    def shown(verdict: Any) -> Any:
+        return Verdict.RAN if verdict is Verdict.ACCEPTED else verdict
+    return dataclasses.replace(result, verdict=shown(result.verdict),
+                               calls=[dataclasses.replace(c, verdict=shown(c.verdict)) for c in result.calls])
+
+
 def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue: dict[str, str],
           tolerance: Tolerance, source: str, budget_s: float) -> dict[str, Any]:
     """A case's entry with exact figures (:func:`coarsened` makes a hidden case's coarse)."""
     visible = not result.case.hidden
-    passed = result.verdict is Verdict.ACCEPTED
+    passed = result.verdict in (Verdict.ACCEPTED, Verdict.RAN)
     hints = _hints(result, expected, catalogue, tolerance)
     limits, measured = result.limits, result.measured
     cpu_s = round(result.cpu_s, 4) if measured else None
@@ -169,6 +193,8 @@ def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue
     if visible:
         extra["title"] = result.case.title
         extra["inputs"] = describe_inputs(result.case)
+    if result.case.ignored:
+        extra["note"] = messages.say("case_ignored_fields", fields=", ".join(result.case.ignored))
     test: dict[str, Any] = {
         "name": f"{result.case.id}" + (f": {result.case.title}" if visible else ""),
         "number": str(number),
@@ -188,10 +214,12 @@ def _summary_line(result: CaseResult, budget_s: float) -> str:
         return messages.say("case_not_run_budget", budget=budget_s)
     if result.verdict is None:
         return messages.say("case_not_run")
+    if result.verdict is Verdict.RAN:
+        return messages.say("case_ran")
     failing = next((c for c in result.calls if c.verdict is not Verdict.ACCEPTED), None)
     if failing is None:
         return messages.say("case_accepted")
-    where = _failed_field(failing)
+    where = None if result.case.hidden else _failed_field(failing)
     if where:
         return messages.say("case_failed_at", verdict=failing.verdict.value, method=failing.method, field=where)
     return messages.say("case_failed", verdict=failing.verdict.value, method=failing.method)
@@ -202,6 +230,8 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
                  judge_error: str | None = None, exact: bool = False) -> dict[str, Any]:
     """The report; ``exact``: hidden cases' figures too are exact (for an author's or an instructor's eyes,
     never a learner's: :func:`coarsened` is what a learner sees)."""
+    if expected is None:  # nothing to compare: a learner's own case without expected values
+        results = [_ran(r) for r in results]
     verdicts = [r.verdict for r in results]
     final = Verdict.INTERNAL_ERROR if judge_error else overall(verdicts)
     passed = sum(v is Verdict.ACCEPTED for v in verdicts)
@@ -223,7 +253,8 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
         "passed": passed,
         "total": len(results),
         "execution_time": round(wall_s, 3),
-        "output": messages.say("report_summary", verdict=final.value, passed=passed, total=len(results), scope=scope),
+        "output": messages.say("report_ran", total=len(results)) if final is Verdict.RAN else messages.say(
+            "report_summary", verdict=final.value, passed=passed, total=len(results), scope=scope),
         "visibility": "visible",
         "problem": {"slug": problem.slug, "title": problem.title},
         "submission": submission,

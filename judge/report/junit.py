@@ -27,7 +27,7 @@ def outcome(test: dict[str, Any]) -> str:
     verdict = test["extra_data"]["verdict"]
     if verdict is None:
         return "skipped"
-    if verdict == Verdict.ACCEPTED:
+    if verdict in (Verdict.ACCEPTED, Verdict.RAN):
         return "passed"
     return "failure" if verdict in FAILURES else "error"
 

@@ -32,6 +32,7 @@ TONES: dict[Tone, Paint] = {
     Tone.LIMIT: Paint("33", "#8a5a00", "#e37400"),
     Tone.BROKEN: Paint("35", "#7b1fa2", "#8e24aa"),
     Tone.JUDGE: Paint("41", "#fff", "#5f6368", background="#b3261e"),
+    Tone.NEUTRAL: Paint("36", "#0b57d0", "#4285f4"),
 }
 HINT_ANSI = "1;36"
 """a recognised mistake in a text report"""

@@ -157,7 +157,10 @@ async def start_judging(request: Request) -> JSONResponse:
     mode, case = request.path_params["mode"], None
     if mode == CUSTOM_MODE:  # the samples' Run, on the learner's case instead
         (code, case), mode = await _strings(request, "code", "case", key="serve_bad_case_body"), "run"
-        check_case(problem, case)
+        try:
+            check_case(problem, case)
+        except BadInput as exc:  # the learner's own input: a bad request, in the command line's words
+            raise HTTPException(400, str(exc)) from None
     elif mode in MODES:
         code = await _code(request)
     else:
@@ -170,6 +173,16 @@ async def start_judging(request: Request) -> JSONResponse:
         return JSONResponse({"job": busy.job.id, "error": messages.say("serve_already_judging", slug=problem.slug)},
                             status_code=409)
     return JSONResponse({"job": job.id}, status_code=202)
+
+
+async def sample_case(request: Request) -> JSONResponse:
+    """Sample case N's file as text (``{"case": ...}``), to paste into Custom input as it is: samples are public,
+    and the fields only the judge uses are ignored there (:func:`judge.package.cases.load_own_case`)."""
+    samples = _problem(request).samples
+    number = request.path_params["number"]
+    if not number.isdigit() or not 1 <= int(number) <= len(samples):
+        raise HTTPException(404, messages.say("serve_not_found"))
+    return JSONResponse({"case": samples[int(number) - 1].path.read_text(encoding="utf-8")})
 
 
 def _job(request: Request) -> Job:
@@ -313,6 +326,7 @@ def build_app(token: str, hosts: frozenset[str], cookie: str, graded: Path | Non
         Route("/problems/{slug}/history", history_page),
         Route("/problems/{slug}/attempts/{key}", attempt_page),
         Route("/api/problems/{slug}/code", save_code, methods=["POST"]),
+        Route("/api/problems/{slug}/samples/{number}", sample_case),
         Route("/api/problems/{slug}/{mode}", start_judging, methods=["POST"]),
         Route("/api/jobs/{job}/events", job_events),
         Route("/api/jobs/{job}/stop", stop_job, methods=["POST"]),

@@ -25,7 +25,7 @@ from judge.errors import BadInput
 from judge.judging.session import CaseResult
 from judge.judging.plan import CUSTOM, Asked, Plan
 from judge.judging.pool import WorkerPool
-from judge.package.cases import load_case
+from judge.package.cases import load_own_case
 from judge.package.problem import Problem
 from judge.pipeline import Judge, Submitted, judge_guarded
 from judge.practice.history import record_report
@@ -206,6 +206,6 @@ def check_case(problem: Problem, text: str) -> None:
         path = Path(folder) / CASE_FILE
         path.write_text(text, encoding="utf-8", errors="surrogatepass")  # read back: a one-line error
         try:
-            load_case(path, CUSTOM, {m["name"] for m in problem.methods})
+            load_own_case(path, CUSTOM, {m["name"] for m in problem.methods})
         except BadInput as exc:
             raise BadInput(exc.key, **{**exc.fields, "path": CASE_LABEL}) from None

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Generic, Iterator, NoReturn, TypeVar
 
 from judge.errors import BadInput
+from judge.package.bounds import SEED_MAX
 from judge.package.kinds.lazy import nn, torch
 
 
@@ -54,6 +55,12 @@ class Checker:
         rng = "" if low is None and high is None else " " + _range(low, high, False)
         if type(value) is not int or low is not None and value < low or high is not None and value > high:
             self.fail(where, f"an integer{rng}")
+        return value
+
+    def seed(self, value: Any, where: str) -> int:
+        """A generator's seed: an integer every ``torch.Generator`` takes (:data:`judge.package.bounds.SEED_MAX`)."""
+        if type(value) is not int or not 0 <= value <= SEED_MAX:
+            self.fail(where, f"an integer seed from 0 to 2**{SEED_MAX.bit_length()} - 1")
         return value
 
     def dims(self, value: Any, where: str, count: int | None = None, allow_zero: bool = False) -> list[int]:

@@ -110,7 +110,7 @@ class _Model(ObjectKind):
         cls.fields = frozenset({"seed", *cls.layout, *state.FIELDS})
 
     def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:
-        check.integer(spec.get("seed"), f"{where}.seed")
+        check.seed(spec.get("seed"), f"{where}.seed")
         self.validate_layout(spec, where, check)
         state.validate_state(spec, where, check, self.parameters(spec))
 

@@ -23,7 +23,7 @@ class Tensor(ObjectKind):
     summary = "a tensor of a given shape drawn by an INIT"
 
     def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:
-        check.integer(spec.get("seed"), f"{where}.seed")
+        check.seed(spec.get("seed"), f"{where}.seed")
         shape = check.dims(spec.get("shape"), f"{where}.shape", allow_zero=True)
         dtype = check.choice(spec.get("dtype", "float32"), DTYPES, f"{where}.dtype")
         validate_init({k: v for k, v in spec.items() if k not in ("kind", "seed", "shape", "dtype")}, where,
@@ -62,7 +62,7 @@ class Labels(ObjectKind):
             for i, v in enumerate(values):
                 check.integer(v, f"{where}.values[{i}]", 0, top - 1)
         else:
-            check.integer(spec.get("seed"), f"{where}.seed")
+            check.seed(spec.get("seed"), f"{where}.seed")
             check.integer(spec.get("n"), f"{where}.n", low=0)
             check.integer(spec.get("num_classes"), f"{where}.num_classes", low=1)
 

@@ -1,0 +1,81 @@
+"""Stored results checked when read (issue 29 §6): ``judge merge`` takes a shard's figures only when they follow
+from its own per-case records.
+
+For each student a shard lists, the stored report's overall verdict, passed count and score are recomputed from
+its per-case verdicts (the first failing case decides, as when it was judged), each case's status and score from
+its verdict, and the shard's summary row (verdict, passed, total, points) from the report; the submission's
+stored hash is compared with the bytes of the stored source, where the class folder is still there to read it.
+A shard that disagrees with itself anywhere is refused with one line naming the student and the figure.
+
+What this does not catch: an editor who changes a case's verdict *and* every figure that follows from it (the
+summary row, the overall verdict), consistently. Results are not signed, because the instructor owns the output
+folder and the class folder alike: whoever can rewrite them can also re-run ``judge grade`` with any submission,
+so a signature kept beside them would prove nothing more. What this catches is the edit that forgets a figure,
+and a stored source that is no longer the file that was judged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from judge import messages
+from judge.errors import BadInput
+from judge.judging.verdict import Verdict, overall
+from judge.report.points import earned
+
+
+def _verdict(value: Any) -> Verdict | None:
+    try:
+        return Verdict(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _disagreement(report: dict[str, Any], row: dict[str, Any], class_folder: Path | None) -> str | None:
+    """The first stored figure that does not follow from the report's own records, in words; None if all do."""
+    tests = report.get("tests") if isinstance(report.get("tests"), list) else []
+    verdicts = [_verdict(t.get("extra_data", {}).get("verdict")) for t in tests]
+    for test, verdict in zip(tests, verdicts):
+        status = "passed" if verdict is Verdict.ACCEPTED else "failed"
+        if test.get("status") != status or test.get("score") != (1.0 if status == "passed" else 0.0):
+            return messages.say("audit_case", case=test.get("extra_data", {}).get("case"), status=test.get("status"),
+                                verdict=verdict.value if verdict else "not run")
+    found = Verdict.INTERNAL_ERROR if report.get("judge", {}).get("judge_error") else overall(verdicts)
+    passed = sum(v is Verdict.ACCEPTED for v in verdicts)
+    checks = [("verdict", report.get("verdict"), found.value), ("passed", report.get("passed"), passed),
+              ("score", report.get("score"), float(passed)), ("total", report.get("total"), len(tests)),
+              ("summary verdict", row.get("verdict"), found.value), ("summary passed", row.get("passed"), passed),
+              ("summary total", row.get("total"), len(tests))]
+    if isinstance(row.get("max_points"), (int, float)):
+        checks.append(("summary points", row.get("points"), round(earned(tests, row["max_points"]), 4)))
+    for name, stored, recomputed in checks:
+        if stored != recomputed:
+            return messages.say("audit_figure", figure=name, stored=stored, found=recomputed)
+    return _source_disagreement(report, class_folder)
+
+
+def _source_disagreement(report: dict[str, Any], class_folder: Path | None) -> str | None:
+    """The stored source, where it can be read, must be the bytes the report's hash names."""
+    judged = report.get("submission", {}).get("sha256")
+    source = report.get("grading", {}).get("source")
+    if not judged or not isinstance(source, str) or class_folder is None:
+        return None
+    path = Path(source) if Path(source).is_absolute() else class_folder / source
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None  # merged on a machine without the class folder: nothing to compare with
+    if hashlib.sha256(data).hexdigest() != judged:
+        return messages.say("audit_source", source=source)
+    return None
+
+
+def check_stored(report: dict[str, Any], row: dict[str, Any], folder: Path) -> None:
+    """Refuse (:class:`BadInput`) a shard ``folder`` whose stored result ``report`` or summary ``row`` of one
+    student disagrees with the report's per-case records or with its stored source."""
+    class_folder = report.get("grading", {}).get("class_folder")
+    why = _disagreement(report, row, Path(class_folder) if isinstance(class_folder, str) else None)
+    if why:
+        raise BadInput("merge_tampered", path=folder, student=row.get("student"), why=why)
