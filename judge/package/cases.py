@@ -195,7 +195,7 @@ def load_case(path: Path, visibility: str, methods: set[str]) -> Case:
     return parse_case(_parse_json(_read_text(path), path), path, visibility, methods)
 
 
-JUDGE_ONLY = ("build_sha256", "mistakes", "translations", "permute")
+FIELDS_FOR_THE_JUDGE = ("build_sha256", "mistakes", "translations", "permute")
 """fields of a package's case file that only the judge and its authors use: a learner who pastes a sample case
 has them ignored, with a note, rather than refused (issue 32)"""
 
@@ -203,7 +203,7 @@ has them ignored, with a note, rather than refused (issue 32)"""
 def load_own_case(path: Path, visibility: str, methods: set[str]) -> Case:
     """A case file a learner wrote (``judge run --case``, the site's Custom input): checked against
     :mod:`judge.package.bounds` before it is parsed further, and validated like a package's, the fields in
-    :data:`JUDGE_ONLY` dropped and named in :attr:`Case.ignored`. Every problem is one line, never a traceback."""
+    :data:`FIELDS_FOR_THE_JUDGE` dropped and named in :attr:`Case.ignored`. Every problem is one line, never a traceback."""
     try:
         bounds.check_size(path.stat().st_size, path)
     except OSError as exc:
@@ -211,9 +211,9 @@ def load_own_case(path: Path, visibility: str, methods: set[str]) -> Case:
     text = _read_text(path)
     bounds.check_depth(text, path)
     raw = _parse_json(text, path)
-    ignored = tuple(k for k in JUDGE_ONLY if isinstance(raw, dict) and k in raw)
+    ignored = tuple(k for k in FIELDS_FOR_THE_JUDGE if isinstance(raw, dict) and k in raw)
     if ignored:
-        raw = {k: v for k, v in raw.items() if k not in JUDGE_ONLY}
+        raw = {k: v for k, v in raw.items() if k not in FIELDS_FOR_THE_JUDGE}
     case = parse_case(raw, path, visibility, methods)
     bounds.check_elements(case.objects, Checker(path))
     return dataclasses.replace(case, ignored=ignored)
