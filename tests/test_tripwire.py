@@ -51,7 +51,7 @@ def test_values_may_change_and_code_may_not():
 
 
 def test_a_call_that_leaves_another_backward_is_a_runtime_error_in_the_judge_s_words(write_submission):
-    attack = (REPO / "tests" / "adversarial" / "122-swaps-the-backward-and-keeps-it.py").read_text()
+    attack = (REPO / "tests" / "adversarial" / "125-swaps-the-backward-and-keeps-it.py").read_text()
     path = write_submission((REPO / "solutions" / "backprop-bug-finder.py").read_text() + "\n\n" + attack)
     code, report = judge_json(["run", "backprop-bug-finder", str(path)])
     assert code == 1 and report["verdict"] == "runtime_error"
