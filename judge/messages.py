@@ -117,6 +117,8 @@ CATALOGUE: dict[str, str] = {
     "import_failed_after_hidden": "the submission failed to import again after a hidden case (details are not shown, as for every hidden case)",
     "worker_did_not_start": "the worker did not start",
     "reply_malformed": "the worker's reply was not a well-formed answer to this call",
+    "replaced_judge_code": "your code replaced the backward of a judge-built layer (or the routes of a judge-built "
+                           "model): a method may change the values it is given, never the code of the judge's objects",
     # the report's summary lines (judge.report.build)
     "report_summary": "{verdict}: {passed}/{total} {scope} passed",
     "report_ran": "nothing to compare: {total} case(s) of your own without expected values; the values your code returned are shown",

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from judge.errors import BadInput
 
 
 @dataclass(frozen=True)
@@ -47,6 +46,8 @@ class Setting:
         """Its value, one of :attr:`choices` (the first when unset); any other value is bad input, said in one line."""
         value = self.raw() or self.choices[0]
         if value not in self.choices:
+            from judge.errors import BadInput  # here, not above: a worker imports this module, never the messages
+
             raise BadInput("bad_setting", name=self.name, value=value, choices=", ".join(self.choices))
         return value
 

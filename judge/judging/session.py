@@ -261,7 +261,8 @@ class Session:
             result.error = _judges_note("ProtocolViolation", "reply_malformed")
             self._drop_worker()
         elif reply.kind == "error":
-            result.error = reply.error
+            replaced = reply.error["exc"] == protocol.REPLACED
+            result.error = _judges_note(protocol.REPLACED, "replaced_judge_code") if replaced else reply.error
             result.verdict = from_error(result.error)
         else:
             _checked(result, reply.value, check)

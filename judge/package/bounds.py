@@ -14,7 +14,6 @@ import math
 import re
 from typing import TYPE_CHECKING, Any, Callable
 
-from judge.errors import BadInput
 
 if TYPE_CHECKING:
     from judge.package.kinds.base import Checker
@@ -62,12 +61,16 @@ def depth(text: str) -> int:
 def check_size(size: int, path: Any) -> None:
     """A case file's size in bytes, before it is read whole."""
     if size > MAX_CASE_BYTES:
+        from judge.errors import BadInput  # here, not above: a worker reads SEED_MAX, and never says anything
+
         raise BadInput("case_too_big", path=path, size=-(-size >> 10), limit=MAX_CASE_BYTES >> 10)
 
 
 def check_depth(text: str, path: Any) -> None:
     """Its nesting, on the text before it is parsed."""
     if depth(text) > MAX_DEPTH:
+        from judge.errors import BadInput
+
         raise BadInput("case_too_deep", path=path, limit=MAX_DEPTH)
 
 

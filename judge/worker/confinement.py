@@ -33,7 +33,6 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import messages
 from judge.places import cache_dir, data_home
 from judge.worker import landlock
 from judge.worker.main import Lockdown
@@ -99,6 +98,8 @@ class Confinement:
 
     def describe(self) -> str:
         """The level with its layers, as every report prints it."""
+        from judge import messages  # here, not above: a warm process imports this module, and no worker may read them
+
         who = f"uid {self.uid}" if self.uid is not None else f"uid {os.geteuid()}"
         weak = "" if self.keeps_secrets else f"; {messages.say('secrets_exposed')}"
         limits = messages.say("limits_short", memory=f"cgroup v{self.cgroup}" if self.cgroup else "resident set",

@@ -4,9 +4,10 @@ A worker, fresh or forked, calls :func:`restrict` after its own set-up and befor
 (:func:`judge.worker.main.serve`). From then on it, and every thread it starts, can:
 
 * read (files and directory listings) only the paths of :func:`readable`: the directories on its ``sys.path``
-  (the standard library, site-packages with torch and numpy), the judge's own package, the directories of the
-  shared libraries it has mapped, the system library directories, ``/etc/ld.so.cache``, its own ``/proc`` entry,
-  and ``/dev/null``, ``/dev/zero``, ``/dev/urandom`` and the like;
+  (the standard library, site-packages with torch and numpy), the directories of the shared libraries it has
+  mapped, the system library directories, ``/etc/ld.so.cache``, its own ``/proc`` entry, and ``/dev/null``,
+  ``/dev/zero``, ``/dev/urandom`` and the like; of the judge's own package only the files a worker needs
+  (:mod:`judge.worker.footprint`), and the listings of its directories, which the import system reads;
 * write only inside its own scratch directory (and to ``/dev/null``);
 * execute nothing, connect or bind no TCP port, and, where the ABI has it (6 and later), send no signal and
   reach no abstract Unix socket outside its own Landlock domain: not the judge, not a zygote, not another
@@ -34,7 +35,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from judge.worker import libc
+from judge.worker import footprint, libc
 
 SYSCALLS = {"x86_64": (444, 445, 446), "aarch64": (444, 445, 446)}
 """``landlock_create_ruleset``, ``landlock_add_rule``, ``landlock_restrict_self`` (the generic numbers)"""
@@ -112,9 +113,12 @@ class Rules:
     write: list[str] = field(default_factory=list)
     devices: list[str] = field(default_factory=list)
     """device files the worker may also write and ``ioctl`` (``/dev/null``, a GPU's nodes)"""
+    listed: list[str] = field(default_factory=list)
+    """directories (and those below them) the worker may list but not read a file of: the judge's package, whose
+    files it may read only where :attr:`read` names them"""
 
     def allowed(self) -> list[str]:
-        return [*self.read, *self.write, *self.devices]
+        return [*self.read, *self.write, *self.devices, *self.listed]
 
 
 @dataclass(frozen=True)
@@ -196,9 +200,13 @@ def allowed(wanted: Iterable[str], secrets: Secrets) -> list[str]:
     return out
 
 
-def readable(secrets: Secrets, packages: Iterable[str] = ("judge", "torch", "numpy")) -> list[str]:
-    """The read-only paths of every worker of this interpreter, none exposing a secret."""
-    return allowed(_wanted(packages), secrets.resolved())
+def readable(secrets: Secrets, packages: Iterable[str] = ("torch", "numpy")) -> list[str]:
+    """The read-only paths of every worker of this interpreter, none exposing a secret: those of :func:`_wanted`,
+    split around the judge's package (an installed judge lies in site-packages), and the package's files a worker
+    needs, one by one."""
+    resolved = secrets.resolved()
+    around_package = Secrets((*resolved.kept, _real(footprint.PACKAGE_DIR)), resolved.around)
+    return allowed(_wanted(packages), around_package) + footprint.files()
 
 
 def rules(read: list[str], scratch: str, device: str = "cpu") -> Rules:
@@ -209,7 +217,8 @@ def rules(read: list[str], scratch: str, device: str = "cpu") -> Rules:
         devices += sorted(f"/dev/{n}" for n in os.listdir("/dev") if f"/dev/{n}".startswith(GPU_PREFIX))
         extra += GPU_READ
     extra = [p for p in extra if os.path.exists(p)]
-    return Rules(read=[*read, *extra], write=[_real(scratch)], devices=[d for d in devices if os.path.exists(d)])
+    return Rules(read=[*read, *extra], write=[_real(scratch)], devices=[d for d in devices if os.path.exists(d)],
+                 listed=footprint.directories())
 
 
 def _handled(version: int) -> _RulesetAttr:
@@ -263,6 +272,8 @@ def restrict(worker_rules: Rules, secrets: Secrets, version: int | None = None) 
             _add(ruleset, path, WRITE, fs)
         for path in worker_rules.devices:
             _add(ruleset, path, READ_FILE | WRITE_FILE | TRUNCATE | IOCTL_DEV, fs)
+        for path in worker_rules.listed:
+            _add(ruleset, path, READ_DIR, fs)
         if libc.load().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), "landlock: cannot set no_new_privs")
         _syscall(2, ctypes.c_int(ruleset), ctypes.c_uint32(0))

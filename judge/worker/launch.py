@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from judge.settings import CGROUPS
-from judge.worker import cgroup, ipc, libc, mounts, privileges, scratch as scratches
+from judge.worker import cgroup, footprint, ipc, libc, mounts, privileges, scratch as scratches
 from judge.worker.confinement import CGROUP_EXTRA_TASKS, PROCESS_LIMIT, SANDBOX_UID, TMPFS_BYTES, Confinement
 
 PR_SET_PDEATHSIG = 1
@@ -36,8 +36,6 @@ PASSED_ENV = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "CUDA_VISIBLE_DEVICES", "
 """the operator's choice of kernels reaches every worker, as it reaches ``judge gen``'s reruns
 (:mod:`judge.author.codepaths`)"""
 SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
-PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-"""the judge's own package (``judge/``), which every worker reads"""
 
 
 @dataclass
@@ -114,11 +112,12 @@ def _limits(memory_bytes: int, uid: int | None, parent: int | None = None, bound
 
 
 def _visible_paths() -> list[str]:
-    """What the worker needs to read beyond ``/usr``: the interpreter, the environment and the judge's package.
+    """What the worker needs to read beyond ``/usr``: the interpreter and the environment (the judge's own files
+    are bound one by one: :func:`_package_args`).
 
     Each is listed as written and as resolved, so symlinks (a venv's ``bin/python``) work inside the view.
     """
-    wanted = [sys.base_prefix, sys.prefix, os.path.dirname(sys.executable), PACKAGE_DIR]
+    wanted = [sys.base_prefix, sys.prefix, os.path.dirname(sys.executable)]
     found = {os.path.abspath(p) for p in wanted} | {os.path.realpath(p) for p in wanted}
     paths: list[str] = []
     for path in sorted(found, key=lambda p: p.count(os.sep)):
@@ -157,8 +156,18 @@ def bwrap_args(bwrap: str, scratch: Path) -> list[str]:
     for path in masked_paths(["/usr", *SYSTEM_DIRS, *visible]):  # an empty, read-only folder over each
         args += ["--size", "4096", "--tmpfs", path, "--remount-ro", path]
     solution = str(scratch / "solution.py")
-    return args + ["--size", str(TMPFS_BYTES), "--tmpfs", str(scratch), "--ro-bind", solution, solution,
+    return args + _package_args() + ["--size", str(TMPFS_BYTES), "--tmpfs", str(scratch), "--ro-bind", solution, solution,
                    "--chdir", str(scratch), "--"]
+
+
+def _package_args() -> list[str]:
+    """The judge's package in the view: an empty, read-only folder (over the whole package, where the environment
+    shown holds an installed judge) with only the files a worker needs bound into it
+    (:mod:`judge.worker.footprint`)."""
+    args = ["--size", "1048576", "--tmpfs", footprint.PACKAGE_DIR]
+    for path in footprint.files():
+        args += ["--ro-bind", path, path]
+    return args + ["--remount-ro", footprint.PACKAGE_DIR]
 
 
 def _command(confinement: Confinement, scratch: Path, argv: list[str]) -> list[str]:

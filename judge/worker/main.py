@@ -177,17 +177,27 @@ def _verify(request: dict[str, Any], out: BinaryIO) -> None:
     protocol.send(out, protocol.checksums([checksum(_build(objects, "cpu")) for objects in request["cases"]]))
 
 
+class ReplacedJudgeCode(Exception):
+    """The call returned with a judge-built object running other code than it was built with (its name is
+    :data:`judge.worker.protocol.REPLACED`)."""
+
+
 def _call(solution: Any, request: dict[str, Any], device: str) -> Any:
-    """Build the call's objects, forget the request, call the method. Nothing of the request stays reachable
-    from the frames below the submission's: it finds its arguments and nothing else."""
+    """Build the call's objects, forget the request, call the method, then check that every judge-built object
+    still runs the code it was built with (a tripwire: :func:`judge.package.kinds.tampered`). Nothing of the
+    request stays reachable from the frames below the submission's: it finds its arguments and nothing else."""
     from judge.package.build import resolve_args, seeded
-    from judge.package.kinds import reveal
+    from judge.package.kinds import reveal, seals, tampered
 
     method = request["method"]
-    args = resolve_args(request["args"], _build(reveal(request["objects"], request["hidden"]), device))
+    objects = _build(reveal(request["objects"], request["hidden"]), device)
+    args, sealed = resolve_args(request["args"], objects), seals(objects)
     request.clear()
     with seeded():  # dropout and any other randomness draw the same numbers in every run
-        return getattr(solution, method)(*args)
+        value = getattr(solution, method)(*args)
+    if tampered(sealed):
+        raise ReplacedJudgeCode()
+    return value
 
 
 def serve(requests: BinaryIO, out: BinaryIO, solution: str, lockdown: Lockdown) -> None:

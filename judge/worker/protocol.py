@@ -33,6 +33,9 @@ ENCODE_DEPTH = 32
 MESSAGE_CHARS = 2000
 """the most characters of an error's message, and of its traceback, that travel (and that the parent keeps)"""
 ERROR_FIELDS = ("exc", "msg", "trace")
+REPLACED = "ReplacedJudgeCode"
+"""the ``exc`` of a call that returned with a judge-built object running other code than it was built with
+(:func:`judge.package.kinds.tampered`); the parent says so in its own words"""
 """an error's fields: the exception's type name, its message, the traceback tail"""
 TYPE_CHARS = 60
 """the most characters of an exception's type name that travel"""

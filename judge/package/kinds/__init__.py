@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from torch import nn
 
 __all__ = ["ACTIVATIONS", "BUGS", "LAYERS", "OBJECTS", "SCHEMES", "Checker", "Code", "Hazard", "build_object",
-           "conceal", "describe_object", "digest", "hazards", "object_code", "reveal", "validate_object",
-           "validate_objects"]
+           "conceal", "describe_object", "digest", "hazards", "object_code", "reveal", "seals", "tampered",
+           "validate_object", "validate_objects"]
 
 
 def validate_object(spec: Any, where: str, check: Checker) -> None:
@@ -68,6 +68,32 @@ def conceal(objects: dict[str, Any]) -> tuple[dict[str, Any], list[float]]:
 def reveal(objects: dict[str, Any], hidden: tuple[float, ...]) -> dict[str, Any]:
     """The specs :func:`conceal` hid, whole again, in the worker that builds them."""
     return {name: OBJECTS[spec["kind"]].reveal(spec, hidden) for name, spec in objects.items()}
+
+
+def seals(objects: dict[str, Any]) -> list[tuple[Any, str, Any]]:
+    """What a call must leave as it was built: the code each judge-built module runs (a custom layer's backward
+    rule, a branched model's routes), named by its class's ``sealed``, as ``(module, attribute, value)``."""
+    from torch import nn  # the worker's objects: torch is imported there
+
+    return [(module, name, _held(module.__dict__.get(name)))
+            for obj in objects.values() if isinstance(obj, nn.Module)
+            for module in obj.modules() for name in getattr(type(module), "sealed", ())]
+
+
+def _held(value: Any) -> Any:
+    return tuple(value.items()) if isinstance(value, dict) else value
+
+
+def tampered(sealed: list[tuple[Any, str, Any]]) -> bool:
+    """Whether a module of :func:`seals` now runs other code than it was built with. A tripwire, not a boundary:
+    the submission runs in the same process and could put the code back before the call returns."""
+    def same(now: Any, was: Any) -> bool:
+        if isinstance(was, tuple):
+            return isinstance(now, tuple) and len(now) == len(was) and all(
+                a[0] == b[0] and a[1] is b[1] for a, b in zip(now, was))
+        return now is was
+
+    return not all(same(_held(module.__dict__.get(name)), was) for module, name, was in sealed)
 
 
 def describe_object(spec: dict[str, Any]) -> str:

@@ -7,7 +7,10 @@ nameless function, and nothing else tells the rules apart: no attribute, ``repr`
 whether a layer's backward is broken, and there is no flag to flip. ``print(model)`` shows
 ``CustomLinear(in_features=4, out_features=4)`` whatever the backward does, as the statement describes it.
 What cannot be hidden in the learner's own process is the code itself: a submission that looks its layer's rule
-up in this module (or disassembles it) can tell which it is, as it could read any of the judge's source.
+up in this module (or disassembles it) can tell which it is, and can put another rule in its place. Neither gives
+the answers: hidden cases with a coarse ``eps`` make the central differences the statement asks for differ from the
+true gradient. Each class names its rule in ``sealed``: a call that leaves a layer with another rule is a runtime
+error (:func:`judge.package.kinds.tampered`), a tripwire inside the submission's process, not a boundary.
 
 The Functions use ``setup_context`` (the new style), so ``torch.func`` transforms such as ``torch.func.grad`` work
 on them (catalogue §7.17). Subclassing torch's classes imports torch, so this module is imported only when a
@@ -102,6 +105,7 @@ class CustomLinear(nn.Module):
     """A Linear layer whose backward is the judge's :class:`LinearFunction`."""
 
     hazard: ClassVar[Hazard | None] = None
+    sealed: ClassVar[tuple[str, ...]] = ("_rule",)
 
     def __init__(self, weight: torch.Tensor, bias: torch.Tensor, rule: Rule = LINEAR_RULES[0]):
         super().__init__()
@@ -118,6 +122,7 @@ class CustomLinear(nn.Module):
 
 class CustomTanh(nn.Module):
     hazard: ClassVar[Hazard | None] = None
+    sealed: ClassVar[tuple[str, ...]] = ("_rule",)
 
     def __init__(self, rule: Rule = TANH_RULES[0]):
         super().__init__()
@@ -129,6 +134,7 @@ class CustomTanh(nn.Module):
 
 class CustomSigmoid(nn.Module):
     hazard: ClassVar[Hazard | None] = Hazard(floor=EXP_FLOOR)
+    sealed: ClassVar[tuple[str, ...]] = ("_rule",)
 
     def __init__(self, rule: Rule = SIGMOID_RULES[0]):
         super().__init__()

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Iterator, NoReturn, TypeVar
 
-from judge.errors import BadInput
 from judge.package.bounds import SEED_MAX
 from judge.package.kinds.lazy import nn, torch
 
@@ -33,6 +32,8 @@ class Checker:
         self.path = path
 
     def fail(self, where: str, what: str) -> NoReturn:
+        from judge.errors import BadInput  # here, not above: a worker builds kinds, never validates, never says
+
         raise BadInput("case_invalid", path=self.path, field=where, problem=what)
 
     def type(self, value: Any, kinds: type | tuple[type, ...], where: str, what: str) -> Any:

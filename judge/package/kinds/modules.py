@@ -8,7 +8,7 @@ its ``repr``, its attributes or its routes' values; only in which code each rout
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, ClassVar
 
 import torch
 from torch import nn
@@ -61,6 +61,8 @@ def route(detach_input: bool, detach_output: bool, scale: float, used: bool) -> 
 
 class Branched(nn.Module):
     """``h = trunk(x)``; the output is the sum over used heads of ``scale · head(h)``, detached where wired so."""
+
+    sealed: ClassVar[tuple[str, ...]] = ("_routes",)
 
     def __init__(self, trunk: nn.Module, heads: dict[str, nn.Module], routes: dict[str, Route]):
         super().__init__()
