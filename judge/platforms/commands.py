@@ -53,7 +53,7 @@ def _setup(export: Any) -> int:
 
 def cmd_autograde(args: argparse.Namespace) -> int:
     from judge.platforms import gradescope, prairielearn
-    from judge.platforms.autograde import ROOTS, Layout, Results, autograde
+    from judge.platforms.autograde import ROOTS, Layout, Results, autograde, use_private_tests
     from judge.platforms.config import Export
 
     export = Export.read(args.config)
@@ -62,6 +62,7 @@ def cmd_autograde(args: argparse.Namespace) -> int:
     if args.setup:
         return _setup(export)
     root = args.root or ROOTS[args.platform]
+    use_private_tests(args.platform, root)
     try:
         found = autograde(export, root, args.problem, log=print)
     except Exception as exc:  # noqa: BLE001 -- the student gets a results file that says the judge failed
