@@ -149,6 +149,10 @@ def test_the_text_students_see_at_once_does_not_depend_on_any_hidden_case(toy_ro
     assert gradescope.results(config, [(exported, report)])["output"] == gradescope.results(
         config, [(exported, flipped)])["output"]
     assert samples_only(report)["verdict"] == "accepted" != report["verdict"]
+    output = gradescope.results(config, [(exported, report)])["output"]
+    assert output.startswith("Judged: 1 sample case(s), shown in full below, and 2 hidden case(s), worth 2 point(s)"
+                             " together; their results are shown after the due date.")
+    assert "verdict on the sample cases alone: accepted" in output and "verdict: accepted" not in output
     assert [p for p, _ in case_points(exported, report)] == [0.0, 1.0, 0.0]
 
 
@@ -266,6 +270,14 @@ def test_cooldown_counts_from_the_last_judged_submission():
     assert gradescope.cooled_down(config, at(12, [(0, None), (10, None)])) is None, "no results: judge it"
     assert gradescope.cooled_down(Export("gradescope", config.problems), at(5, [(0, judged)])) is None, "no cooldown"
     assert gradescope.cooled_down(config, {"created_at": "yesterday"}) is None
+
+
+def test_a_wrong_file_name_is_named(tmp_path):
+    for name in ("solution.txt", "solution.PY"):
+        folder = tmp_path / name.replace(".", "-")
+        submit(folder.parent, folder.name, REFERENCE_SOURCE, name)
+        reason = locate(folder, SLUG, True)[1]
+        assert reason.startswith(f"no .py file was submitted; found {name} instead"), reason
 
 
 def test_locate_takes_the_only_file_or_the_named_one(tmp_path):

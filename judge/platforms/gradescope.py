@@ -47,12 +47,12 @@ def _test(test: dict[str, Any], points: tuple[float, float], visibility: str, pr
 
 
 def _summary(exported: Exported, report: dict[str, Any], visibility: str) -> str:
+    """What a student sees at once: first what was judged (the hidden cases' number and worth, and when their
+    results show, never the results), then the sample cases' report."""
     hidden = sum(t["extra_data"]["hidden"] for t in report["tests"])
-    lines = [render(samples_only(report), "text").rstrip()]
-    if hidden:
-        lines.append(messages.say("gradescope_hidden", count=hidden, points=exported.points,
-                                  when=messages.say(f"gradescope_when_{visibility}")))
-    return "\n\n".join(lines)
+    judged = [messages.say("gradescope_judged", samples=len(report["tests"]) - hidden, hidden=hidden,
+                           points=exported.points, when=messages.say(f"gradescope_when_{visibility}"))] if hidden else []
+    return "\n\n".join([*judged, render(samples_only(report), "text").rstrip()])
 
 
 def results(export: Export, judged: list[tuple[Exported, dict[str, Any]]]) -> dict[str, Any]:
