@@ -78,6 +78,7 @@ CATALOGUE: dict[str, str] = {
     "export_duplicate": "a problem is named twice in '{slugs}'; name each once",
     "export_bad_points": "--points wants a positive number of points, not {value}",
     "export_bad_cooldown": "--cooldown wants minutes, 0 or more, not {value}",
+    "export_bad_wheelhouse": "{path}: no .whl file there; give a folder of wheels (pip download --only-binary=:all: -d DIR torch ...), or leave --wheelhouse out",
     "export_bad_timeout": "--timeout wants seconds from 1 to 600 (PrairieLearn's most), not {value}",
     "export_not_installed": "the judge is not installed as the package {name}, so no wheel can be made of it; install it (pip install .) and export again",
     "export_stale_metadata": "the installed metadata of {name} is for version {found} (or lists no dependencies), but this judge is {version}; reinstall it (pip install .) and export again",
