@@ -152,6 +152,10 @@ def test_the_text_students_see_at_once_does_not_depend_on_any_hidden_case(toy_ro
     assert gradescope.results(config, [(exported, report)])["output"] == gradescope.results(
         config, [(exported, flipped)])["output"]
     assert samples_only(report)["verdict"] == "accepted" != report["verdict"]
+    output = gradescope.results(config, [(exported, report)])["output"]
+    assert output.startswith("Judged: 1 sample case(s), shown in full below, and 2 hidden case(s), worth 2 point(s)"
+                             " together; their results are shown after the due date.")
+    assert "verdict on the sample cases alone: accepted" in output and "verdict: accepted" not in output
     assert [p for p, _ in case_points(exported, report)] == [0.0, 1.0, 0.0]
 
 
@@ -246,17 +250,36 @@ def test_leaderboard_and_cooldown(toy_root, tmp_path):
 
 
 def test_cooldown_counts_from_the_last_judged_submission():
-    config = Export("gradescope", (Exported(SLUG, 2.0),), cooldown_minutes=60)
-    judged = {"score": 1.0, "output": "", "tests": [], "extra_data": {"judged": True}}
-    kept = {"score": 1.0, "output": "", "tests": [], "extra_data": {"judged": False}}
-    meta = {"created_at": "2026-03-01T12:30:00+00:00", "previous_submissions": [
-        {"submission_time": "2026-03-01T11:00:00+00:00", "results": judged},
-        {"submission_time": "2026-03-01T12:00:00+00:00", "results": kept}]}
-    assert gradescope.cooled_down(config, meta) is None, "90 minutes after the last judged one"
-    meta["previous_submissions"][0]["submission_time"] = "2026-03-01T11:45:00+00:00"
-    assert gradescope.cooled_down(config, meta)["extra_data"]["judged"] is False
-    assert gradescope.cooled_down(Export("gradescope", config.problems), meta) is None, "no cooldown set"
+    """Gradescope sends every previous submission's time and score but the results of the latest one only
+    (``docs/submission_metadata.md``), so a held submission's results carry the last judged time forward: judged
+    at 10:00, held at 10:10, and 10:12 under a 30-minute cooldown is held too, 10:31 is judged."""
+    config = Export("gradescope", (Exported(SLUG, 2.0),), cooldown_minutes=30)
+    judged = {"score": 1.0, "output": "1/2 hidden cases", "tests": [], "extra_data": {"judged": True}}
+
+    def at(minute: int, previous: list[tuple[int, dict | None]]) -> dict:
+        made = [{"submission_time": f"2026-03-01T10:{m:02d}:00.000000-08:00", "score": 1.0,
+                 **({"results": r} if r is not None else {})} for m, r in previous]
+        return {"created_at": f"2026-03-01T10:{minute:02d}:00.000000-08:00", "previous_submissions": made}
+
+    held = gradescope.cooled_down(config, at(10, [(0, judged)]))
+    assert held["score"] == 1.0 and held["extra_data"]["judged"] is False
+    assert held["extra_data"]["last_judged_at"].startswith("2026-03-01T10:00:00")
+    again = gradescope.cooled_down(config, at(12, [(0, None), (10, held)]))
+    assert again is not None and again["score"] == 1.0, "the held 10:10 submission does not restart judging"
+    assert again["output"].count("Not judged") == 1 and again["output"].endswith("1/2 hidden cases")
+    assert "in 18 minute(s)" in again["output"]
+    assert gradescope.cooled_down(config, at(31, [(0, None), (10, held), (12, again)])) is None, "30 min after 10:00"
+    assert gradescope.cooled_down(config, at(12, [(0, None), (10, None)])) is None, "no results: judge it"
+    assert gradescope.cooled_down(Export("gradescope", config.problems), at(5, [(0, judged)])) is None, "no cooldown"
     assert gradescope.cooled_down(config, {"created_at": "yesterday"}) is None
+
+
+def test_a_wrong_file_name_is_named(tmp_path):
+    for name in ("solution.txt", "solution.PY"):
+        folder = tmp_path / name.replace(".", "-")
+        submit(folder.parent, folder.name, REFERENCE_SOURCE, name)
+        reason = locate(folder, SLUG, True)[1]
+        assert reason.startswith(f"no .py file was submitted; found {name} instead"), reason
 
 
 def test_locate_takes_the_only_file_or_the_named_one(tmp_path):

@@ -268,7 +268,9 @@ def test_prairielearn_grader_end_to_end(tmp_path, mount_points):
     grade.mkdir()
     try:
         started = time.monotonic()
-        setup = box.run(binds, "bash /opt/torch-judge/source/setup.sh /opt/torch-judge", platform_env(), boxed=False)
+        # the Dockerfile binds the questions in for this one step (their tests/ folders hold the problems)
+        setup = box.run(binds, f"bash /opt/torch-judge/source/setup.sh /opt/torch-judge {out / 'questions'}",
+                        platform_env(), boxed=False)
         setup_s = time.monotonic() - started
         assert setup.returncode == 0, log(setup)
         validator = jsonschema.Draft7Validator(schema("prairielearn-results"))
@@ -276,8 +278,9 @@ def test_prairielearn_grader_end_to_end(tmp_path, mount_points):
         for slug, path, verdict in declared(slugs):
             info = json.loads((out / "questions" / slug / "info.json").read_text())
             entrypoint = " ".join(info["externalGradingOptions"]["entrypoint"])
-            for part in ("student", "results", "data"):
+            for part in ("student", "results", "data", "tests"):
                 shutil.rmtree(grade / part, ignore_errors=True)
+            shutil.copytree(out / "questions" / slug / "tests", grade / "tests")  # the question's, while grading
             (grade / "student").mkdir()
             (grade / "data").mkdir()
             (grade / "data" / "data.json").write_text("{}")
@@ -306,6 +309,8 @@ def test_prairielearn_grader_end_to_end(tmp_path, mount_points):
 
         slug = slugs[0]
         entrypoint = f"/opt/torch-judge/source/grade {slug}"
+        shutil.rmtree(grade / "tests")
+        shutil.copytree(out / "questions" / slug / "tests", grade / "tests")
         (grade / "student" / "solution.py").write_text(FORGER.replace(REFERENCE_SOURCE, find_problem(slug).reference.read_text()))
         shutil.rmtree(grade / "results")
         box.run(binds, entrypoint, platform_env())

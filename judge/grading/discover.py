@@ -95,14 +95,18 @@ def _not_a_submission(entry: Path, every_entry: bool) -> str | None:
     return None
 
 
-def _walk(folder: Path) -> list[Path]:
-    """Every ``.py`` entry below ``folder`` that is not hidden, links included (they are refused when read), no
-    linked folder entered."""
+def _walk(folder: Path, python: bool = True) -> list[Path]:
+    """Every ``.py`` entry (every entry, when not ``python``) below ``folder`` that is not hidden, links included
+    (they are refused when read), no linked folder entered."""
     found = []
     for top, dirs, files in os.walk(folder):  # never follows a link to a folder
         dirs[:] = [d for d in dirs if not _hidden(d) and not os.path.islink(os.path.join(top, d))]
-        found += [Path(top, f) for f in files if f.endswith(".py") and not _hidden(f)]
+        found += [Path(top, f) for f in files if (f.endswith(".py") or not python) and not _hidden(f)]
     return found
+
+
+def _names(folder: Path, paths: list[Path]) -> str:
+    return ", ".join(str(p.relative_to(folder)) for p in paths[:5]) + (", …" if len(paths) > 5 else "")
 
 
 def in_folder(folder: Path, slug: str) -> Submission:
@@ -115,10 +119,13 @@ def in_folder(folder: Path, slug: str) -> Submission:
     if named:
         return Submission(folder.name, named[0])
     if not candidates:
+        others = sorted(_walk(folder, python=False), key=lambda p: (len(p.relative_to(folder).parts), str(p)))
+        if others:  # solution.txt, solution.PY: say what was found, so the student sees what to rename
+            return Submission(folder.name, folder, messages.say("grade_no_python_file_found",
+                                                                names=_names(folder, others)))
         return Submission(folder.name, folder, messages.say("grade_no_python_file"))
-    names = ", ".join(str(p.relative_to(folder)) for p in candidates[:5]) + (", …" if len(candidates) > 5 else "")
     return Submission(folder.name, folder, messages.say("grade_several_python_files", count=len(candidates),
-                                                        names=names))
+                                                        names=_names(folder, candidates)))
 
 
 def _is_folder(entry: Path) -> bool:

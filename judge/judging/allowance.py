@@ -22,8 +22,8 @@ whole submission, while a wrong one cost only its own cases (issue 32).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 
+from judge.compat import StrEnum
 from judge.judging.limits import CaseLimits
 from judge.judging.verdict import Verdict
 from judge.package.cases import Case

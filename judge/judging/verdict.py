@@ -10,9 +10,9 @@ message key (:mod:`judge.messages`), as CMS's ``human_evaluation_message`` maps 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
+from judge.compat import StrEnum
 from judge.worker.runner import Ending
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import difflib
 import importlib.resources
 import os
-import tomllib
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from judge.compat import tomllib
 from judge.errors import BadInput
 from judge.settings import PROBLEMS, SOLUTIONS, Setting
 from judge.package.cases import VISIBILITIES, Case, load_case

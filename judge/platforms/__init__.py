@@ -10,7 +10,9 @@ grader image definition (PrairieLearn's ``docs/externalGrading.md``). Both carry
                        checks the sandbox and calibrates every exported problem once, into ``<prefix>/calibration``
 ``export.json``        what was exported (:class:`judge.platforms.config.Export`): the problems and their points, the
                        visibility of hidden cases, the leaderboard and cooldown options
-``*.whl``              the judge, with only the exported problems in its bundle (:mod:`judge.platforms.wheel`)
+``*.whl``              the judge, with only the exported problems in its bundle (:mod:`judge.platforms.wheel`); on
+                       PrairieLearn the judge alone, as its image is public: each question's ``tests/`` folder
+                       (mounted at ``/grade/tests`` while grading) carries the problem and its reference
 ``run_autograder`` /   run for every submission: ``judge autograde <platform>``, which judges the student's file
 ``grade``              through the same path as ``judge submit`` (:mod:`judge.platforms.engine`) and writes the
                        platform's ``results.json`` (:mod:`judge.platforms.gradescope`,

@@ -8,6 +8,7 @@ Layout under the root (Gradescope ``/autograder``, PrairieLearn ``/grade``):
 the student's files ``submission/``                            ``student/``
 results             ``results/results.json``                   ``results/results.json`` (folder made here)
 metadata            ``submission_metadata.json`` (cooldown)    --
+problem, reference  the wheel's bundle                         ``tests/`` (the question's, private)
 ==================  =========================================  ==========================================
 
 The student's file is the only ``.py`` file there, whatever its name (or, of several, the one named
@@ -36,6 +37,7 @@ from judge.grading.store import atomic_write
 from judge.package.problem import find_problem
 from judge.platforms import engine, gradescope, prairielearn
 from judge.platforms.config import Export, Exported
+from judge.settings import PROBLEMS, SOLUTIONS
 from judge.worker import probe
 
 ROOTS = {"gradescope": Path("/autograder"), "prairielearn": Path("/grade")}
@@ -88,6 +90,15 @@ def _metadata(path: Path | None, log: Log) -> dict[str, Any] | None:
     except (OSError, ValueError) as exc:
         log(messages.say("autograde_bad_metadata", path=path, reason=exc))
         return None
+
+
+def use_private_tests(platform: str, root: Path) -> None:
+    """PrairieLearn: the problems and their references come from the question's ``tests/`` folder (mounted at
+    ``/grade/tests`` only while grading), searched before anything else; the public image holds none."""
+    tests = root / "tests"
+    if platform == "prairielearn" and (tests / "problems").is_dir():
+        for setting, folder in ((PROBLEMS, tests / "problems"), (SOLUTIONS, tests / "solutions")):
+            os.environ[setting.name] = os.pathsep.join([str(folder), *map(str, setting.folders())])
 
 
 def autograde(export: Export, root: Path, slug: str | None, log: Log) -> dict[str, Any]:

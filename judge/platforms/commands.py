@@ -22,11 +22,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.platform == "gradescope":
         out = export.export_gradescope(args.slugs, args.out or Path("autograder.zip"), points=args.points,
                                        visibility=args.hidden_visibility, leaderboard=args.leaderboard,
-                                       cooldown_minutes=args.cooldown, allow_weak_sandbox=args.allow_weak_sandbox)
+                                       cooldown_minutes=args.cooldown, allow_weak_sandbox=args.allow_weak_sandbox,
+                                       wheelhouse=args.wheelhouse)
     else:
         out = export.export_prairielearn(args.slugs, args.out or Path("prairielearn"), points=args.points,
                                          image=args.image, timeout_s=args.timeout,
-                                         allow_weak_sandbox=args.allow_weak_sandbox)
+                                         allow_weak_sandbox=args.allow_weak_sandbox, wheelhouse=args.wheelhouse)
     print(messages.say(f"export_done_{args.platform}", out=out, count=len(args.slugs)))
     return EXIT_OK
 
@@ -53,7 +54,7 @@ def _setup(export: Any) -> int:
 
 def cmd_autograde(args: argparse.Namespace) -> int:
     from judge.platforms import gradescope, prairielearn
-    from judge.platforms.autograde import ROOTS, Layout, Results, autograde
+    from judge.platforms.autograde import ROOTS, Layout, Results, autograde, use_private_tests
     from judge.platforms.config import Export
 
     export = Export.read(args.config)
@@ -62,6 +63,7 @@ def cmd_autograde(args: argparse.Namespace) -> int:
     if args.setup:
         return _setup(export)
     root = args.root or ROOTS[args.platform]
+    use_private_tests(args.platform, root)
     try:
         found = autograde(export, root, args.problem, log=print)
     except Exception as exc:  # noqa: BLE001 -- the student gets a results file that says the judge failed
@@ -91,6 +93,9 @@ def add_commands(sub: Any) -> None:
         parser.add_argument("--out", type=Path, help="where to write it (default: autograder.zip / prairielearn/)")
         parser.add_argument("--points", type=float,
                             help="what each problem's hidden cases are worth together (default: 1 per hidden case)")
+        parser.add_argument("--wheelhouse", type=Path, metavar="DIR",
+                            help="bundle these wheels (torch and every dependency: 'pip download' or 'pip wheel' "
+                                 "them) so setup.sh installs offline, with no index")
         parser.add_argument("--allow-weak-sandbox", action="store_true",
                             help="judge even where the workers cannot keep hidden cases secret (see 'judge doctor')")
     made["gradescope"].add_argument("--hidden-visibility", choices=VISIBILITIES, default="after_due_date",

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from judge import messages
 from judge.errors import BadInput
 from judge.report import points
 
@@ -73,11 +74,13 @@ def case_points(exported: Exported, report: dict[str, Any]) -> list[tuple[float,
 
 
 def samples_only(report: dict[str, Any]) -> dict[str, Any]:
-    """The report as a student may see it at once: its sample cases, with a verdict decided by them alone."""
+    """The report as a student may see it at once: its sample cases, with a verdict decided by them alone, and
+    labelled so (never a bare "verdict: accepted" where hidden cases were judged too)."""
     from judge.judging.verdict import Verdict, overall
 
     tests = [t for t in report["tests"] if not t["extra_data"]["hidden"]]
+    label = {"verdict_label": messages.say("platform_samples_verdict")} if len(tests) < len(report["tests"]) else {}
     verdicts = [Verdict(t["extra_data"]["verdict"]) if t["extra_data"]["verdict"] else None for t in tests]
     verdict = "internal_error" if report["verdict"] == "internal_error" else overall(verdicts).value
     passed = sum(t["status"] == "passed" for t in tests)
-    return {**report, "mode": "run", "tests": tests, "passed": passed, "total": len(tests), "verdict": verdict}
+    return {**report, "mode": "run", "tests": tests, "passed": passed, "total": len(tests), "verdict": verdict, **label}

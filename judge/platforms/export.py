@@ -3,9 +3,12 @@
 Gradescope zip (its root, as ``docs/specs.md`` wants): ``setup.sh``, ``run_autograder``, ``export.json``, the
 wheel, and ``statements/<slug>.md``, ``.html`` and ``<slug>.starter.py`` for the instructor.
 
-PrairieLearn folder: ``questions/<slug>/`` (``info.json``, ``question.html``, ``starter.py``) to copy into the
-course's ``questions/``, and ``grader/`` (``Dockerfile``, ``setup.sh``, ``grade``, ``export.json``, the wheel,
-``statements/``) to build the image every question names.
+PrairieLearn folder: ``questions/<slug>/`` (``info.json``, ``question.html``, ``starter.py``, and ``tests/`` with
+the problem package and its reference: private to the course, mounted at ``/grade/tests`` only while grading) to
+copy into the course's ``questions/``, and ``grader/`` (``Dockerfile``, ``setup.sh``, ``grade``, ``export.json``, a
+wheel of the judge alone, ``statements/``) to build the image every question names. That image must be public
+(PrairieLearn pulls it), so it holds no case and no reference: its build calibrates from the questions, bound in
+for that one step and never copied into a layer.
 """
 
 from __future__ import annotations
@@ -61,15 +64,28 @@ def _config(platform: str, chosen: list[tuple[Exported, Problem]], **options: ob
                   **options).text()  # type: ignore[arg-type]
 
 
-def _common(platform: str, chosen: list[tuple[Exported, Problem]], config: str) -> dict[str, tuple[bytes, int]]:
-    """The files both platforms' installers need, by name: ``setup.sh``, ``export.json``, the wheel, the
-    statements and starters."""
+def _wheelhouse(folder: Path | None) -> dict[str, tuple[bytes, int]]:
+    """``wheelhouse/*.whl`` from ``folder``: what ``setup.sh`` installs with no index (torch and every dependency)."""
+    if folder is None:
+        return {}
+    wheels = sorted(folder.glob("*.whl")) if folder.is_dir() else []
+    if not wheels:
+        raise BadInput("export_bad_wheelhouse", path=folder)
+    return {f"wheelhouse/{path.name}": (path.read_bytes(), 0o644) for path in wheels}
+
+
+def _common(platform: str, chosen: list[tuple[Exported, Problem]], config: str, wheelhouse: Path | None,
+            bundled: bool = True) -> dict[str, tuple[bytes, int]]:
+    """The files both platforms' installers need, by name: ``setup.sh``, ``export.json``, the wheel (with the
+    problems and their references only when ``bundled``), the wheelhouse if one is given, the statements and
+    starters."""
     torch = torch_version().split("+")[0]
     with tempfile.TemporaryDirectory() as folder:
-        built = wheel.build([p for _, p in chosen], Path(folder))
+        built = wheel.build([p for _, p in chosen] if bundled else [], Path(folder))
         files = {built.name: (built.read_bytes(), 0o644)}
     files["setup.sh"] = (_render("setup.sh.j2", platform=platform, torch=torch, wheel=wheel.name()).encode(), 0o755)
     files[CONFIG] = (config.encode(), 0o644)
+    files.update(_wheelhouse(wheelhouse))
     for _, problem in chosen:
         files[f"statements/{problem.slug}.md"] = (render_markdown(problem).encode(), 0o644)
         files[f"statements/{problem.slug}.html"] = (render_statement(problem, "html").encode(), 0o644)
@@ -78,13 +94,13 @@ def _common(platform: str, chosen: list[tuple[Exported, Problem]], config: str) 
 
 
 def export_gradescope(slugs: list[str], out: Path, *, points: float | None, visibility: str, leaderboard: bool,
-                      cooldown_minutes: float, allow_weak_sandbox: bool) -> Path:
+                      cooldown_minutes: float, allow_weak_sandbox: bool, wheelhouse: Path | None = None) -> Path:
     if cooldown_minutes < 0:
         raise BadInput("export_bad_cooldown", value=cooldown_minutes)
     chosen = _problems(slugs, points)
     config = _config("gradescope", chosen, hidden_visibility=visibility, leaderboard=leaderboard,
                      cooldown_minutes=cooldown_minutes, allow_weak_sandbox=allow_weak_sandbox)
-    files = _common("gradescope", chosen, config)
+    files = _common("gradescope", chosen, config, wheelhouse)
     fallback = gradescope.refused(messages.say("autograde_not_installed"))
     files["run_autograder"] = (_render("run_autograder.j2", fallback=fallback).encode(), 0o755)
     buffer = io.BytesIO()
@@ -98,12 +114,12 @@ def export_gradescope(slugs: list[str], out: Path, *, points: float | None, visi
 
 
 def export_prairielearn(slugs: list[str], out: Path, *, points: float | None, image: str, timeout_s: int,
-                        allow_weak_sandbox: bool) -> Path:
+                        allow_weak_sandbox: bool, wheelhouse: Path | None = None) -> Path:
     if not 1 <= timeout_s <= 600:
         raise BadInput("export_bad_timeout", value=timeout_s)
     chosen = _problems(slugs, points)
     config = _config("prairielearn", chosen, hidden_visibility="visible", allow_weak_sandbox=allow_weak_sandbox)
-    files = {f"grader/{name}": content for name, content in _common("prairielearn", chosen, config).items()}
+    files = {f"grader/{name}": content for name, content in _common("prairielearn", chosen, config, wheelhouse, False).items()}
     fallback = prairielearn.refused(messages.say("autograde_not_installed"))
     files["grader/grade"] = (_render("grade.j2", fallback=fallback).encode(), 0o755)
     files["grader/Dockerfile"] = (_render("Dockerfile.j2", image=image).encode(), 0o644)
@@ -115,6 +131,7 @@ def export_prairielearn(slugs: list[str], out: Path, *, points: float | None, im
         files[f"questions/{problem.slug}/question.html"] = (
             _render("question.html.j2", statement=statement, file=prairielearn.SOLUTION_FILE).encode(), 0o644)
         files[f"questions/{problem.slug}/starter.py"] = (problem.starter.read_bytes(), 0o644)
+        files.update({f"questions/{problem.slug}/tests/{name}": (data, 0o644) for name, data in wheel.package(problem)})
     for name, (data, mode) in files.items():
         _write(out / name, data, mode)
     return out

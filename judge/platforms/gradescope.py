@@ -9,7 +9,9 @@ log) stays with the instructor.
 
 Optional, from ``submission_metadata.json`` (``docs/submission_metadata.md``): a cooldown keeps the results of the
 last judged submission, with a note, for a submission made sooner than ``cooldown_minutes`` after it (measured
-from the submission times Gradescope records, so a regrade gives the same answer); a leaderboard
+from the submission times Gradescope records, so a regrade gives the same answer; Gradescope sends the results of
+the latest previous submission only, so a held submission's results carry the time of the last judged one); a
+leaderboard
 (``docs/leaderboards.md``) ranks hidden cases passed and total CPU time.
 """
 
@@ -45,12 +47,12 @@ def _test(test: dict[str, Any], points: tuple[float, float], visibility: str, pr
 
 
 def _summary(exported: Exported, report: dict[str, Any], visibility: str) -> str:
+    """What a student sees at once: first what was judged (the hidden cases' number and worth, and when their
+    results show, never the results), then the sample cases' report."""
     hidden = sum(t["extra_data"]["hidden"] for t in report["tests"])
-    lines = [render(samples_only(report), "text").rstrip()]
-    if hidden:
-        lines.append(messages.say("gradescope_hidden", count=hidden, points=exported.points,
-                                  when=messages.say(f"gradescope_when_{visibility}")))
-    return "\n\n".join(lines)
+    judged = [messages.say("gradescope_judged", samples=len(report["tests"]) - hidden, hidden=hidden,
+                           points=exported.points, when=messages.say(f"gradescope_when_{visibility}"))] if hidden else []
+    return "\n\n".join([*judged, render(samples_only(report), "text").rstrip()])
 
 
 def results(export: Export, judged: list[tuple[Exported, dict[str, Any]]]) -> dict[str, Any]:
@@ -101,24 +103,42 @@ def _time(text: Any) -> datetime.datetime | None:
         return None
 
 
+def _last_judged(previous: list[Any]) -> tuple[datetime.datetime, dict[str, Any]] | None:
+    """When the last judged submission was made, and the results to keep, from the latest previous submission that
+    carries results: Gradescope sends results for the latest one only (``docs/submission_metadata.md``), so a held
+    submission's results carry the time of the last judged one forward (``extra_data.last_judged_at``)."""
+    carrying = [(_time(p.get("submission_time")), p["results"]) for p in previous
+                if isinstance(p, dict) and isinstance(p.get("results"), dict) and _time(p.get("submission_time"))]
+    if not carrying:
+        return None
+    try:
+        made, kept = max(carrying, key=lambda found: found[0])
+    except TypeError:  # times with and without a UTC offset cannot be compared: judge it
+        return None
+    extra = kept.get("extra_data") if isinstance(kept.get("extra_data"), dict) else {}
+    if extra.get("judged") is True:
+        return made, kept
+    carried = _time(extra.get("last_judged_at"))
+    return (carried, kept) if carried is not None else None
+
+
 def cooled_down(export: Export, metadata: dict[str, Any] | None) -> dict[str, Any] | None:
     """The results to keep instead of judging this submission, or None to judge it."""
     if not export.cooldown_minutes or not isinstance(metadata, dict):
         return None
     created = _time(metadata.get("created_at"))
-    previous = [p for p in metadata.get("previous_submissions") or [] if isinstance(p, dict)
-                and _time(p.get("submission_time")) and isinstance(p.get("results"), dict)
-                and p["results"].get("extra_data", {}).get("judged") is True]
-    if created is None or not previous:
+    last = _last_judged(metadata.get("previous_submissions") or [])
+    if created is None or last is None:
         return None
     try:
-        last = max(previous, key=lambda p: _time(p["submission_time"]))
-        wait = _time(last["submission_time"]) + datetime.timedelta(minutes=export.cooldown_minutes) - created
-    except TypeError:  # times with and without a UTC offset cannot be compared: judge it
+        wait = last[0] + datetime.timedelta(minutes=export.cooldown_minutes) - created
+    except TypeError:
         return None
     if wait <= datetime.timedelta(0):
         return None
-    kept = last["results"]
+    kept = last[1]
+    extra = kept.get("extra_data") if isinstance(kept.get("extra_data"), dict) else {}
+    output = extra.get("judged_output", kept.get("output", ""))
     note = messages.say("gradescope_cooldown", minutes=export.cooldown_minutes, wait=wait.total_seconds() / 60)
-    return {**kept, "output": note + "\n\n" + str(kept.get("output", "")),
-            "extra_data": {**kept.get("extra_data", {}), "judged": False}}
+    return {**kept, "output": note + "\n\n" + str(output),
+            "extra_data": {**extra, "judged": False, "last_judged_at": last[0].isoformat(), "judged_output": output}}

@@ -49,10 +49,15 @@ def _contents(problems: list[Problem]) -> list[tuple[str, bytes]]:
     init = (here / "__init__.py").read_bytes() if here and (here / "__init__.py").is_file() else b""
     entries.append(("judge_bundle/__init__.py", init))
     for problem in problems:
-        entries += [(name, path.read_bytes()) for name, path in
-                    _files(problem.root, f"judge_bundle/problems/{problem.slug}")]
-        entries.append((f"judge_bundle/solutions/{problem.slug}.py", problem.reference.read_bytes()))
+        entries += [(f"judge_bundle/{name}", data) for name, data in package(problem)]
     return entries
+
+
+def package(problem: Problem) -> list[tuple[str, bytes]]:
+    """The problem's files as the judge finds them under a problem root's parent: ``problems/<slug>/...`` (not
+    its declared submissions) and ``solutions/<slug>.py``, its reference."""
+    found = [(name, path.read_bytes()) for name, path in _files(problem.root, f"problems/{problem.slug}")]
+    return found + [(f"solutions/{problem.slug}.py", problem.reference.read_bytes())]
 
 
 def _dist_info() -> list[tuple[str, bytes]]:

@@ -32,11 +32,11 @@ import sqlite3
 from contextlib import closing
 from dataclasses import astuple, dataclass, field, fields
 from datetime import datetime, timezone
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, Callable
 
 from judge import messages
+from judge.compat import StrEnum
 from judge.errors import BadInput
 from judge.places import data_home
 from judge.report.escape import inline

@@ -22,7 +22,7 @@ PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 """the judge's own package (``judge/``)"""
 
 MODULES = (
-    "judge", "judge.settings", "judge.places",
+    "judge", "judge.compat", "judge.settings", "judge.places",
     "judge.worker", "judge.worker.main", "judge.worker.zygote", "judge.worker.launch", "judge.worker.landlock",
     "judge.worker.seccomp", "judge.worker.privileges", "judge.worker.protocol", "judge.worker.libc",
     "judge.worker.confinement", "judge.worker.scratch", "judge.worker.cgroup", "judge.worker.mounts",

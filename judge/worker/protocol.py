@@ -25,8 +25,9 @@ from __future__ import annotations
 import json
 import struct
 import sys
-from enum import StrEnum
 from typing import Any, BinaryIO
+
+from judge.compat import StrEnum
 
 ENCODE_DEPTH = 32
 """how deeply a worker encodes a returned value's lists and dicts (deeper: ``$unsupported``)"""

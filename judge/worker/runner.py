@@ -13,9 +13,9 @@ import select
 import signal
 import time
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
+from judge.compat import StrEnum
 from judge.worker import procfs
 from judge.worker.confinement import CGROUP_EXTRA_TASKS, DISK_QUOTA, PROCESS_LIMIT
 from judge.worker.launch import Launch, Started
