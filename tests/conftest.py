@@ -10,7 +10,6 @@ from typing import Iterator
 import pytest
 
 from tests.support.adversarial import calibrated_root, new_arena, remove_arena
-from tests.support.cli import REPO, SLUG, judge_env  # noqa: F401 -- importable from here too, for older test modules
 from tests.support.toy import MIXED_CASES, TOY_CASES, TOY_MEMORY_MB, build_toy
 
 

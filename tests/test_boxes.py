@@ -16,8 +16,8 @@ from judge.grading.shard import Shard
 from judge.judging import calibrate, limits
 from judge.package.problem import find_problem
 from judge.settings import CALIBRATION
-from judge.worker import cgroup
 from judge.worker.cgroup import Box
+from tests.support.cgroups import v1_box
 from tests.support.cli import SLUG, judge_env
 from tests.support.toy import build_toy, mlp_case
 

@@ -252,7 +252,7 @@ def sharded(toy_root, tmp_path_factory):
 
 
 def test_shards_merge_into_the_whole_class(toy_root, sharded, tmp_path):
-    names, (submissions, parts) = NAMES, sharded
+    names, (_, parts) = NAMES, sharded
     shard_students = [set(_results(p)) for p in parts]
     assert shard_students[0] and shard_students[1] and not shard_students[0] & shard_students[1]
     assert shard_students[0] | shard_students[1] == set(names)

@@ -17,8 +17,8 @@ import zipfile
 from pathlib import Path
 from typing import Any, Iterator
 
-from tests.conftest import SLUG, run_judge
-from tests.test_platforms import ONE_HIDDEN_WRONG, autograde, submit, valid
+from tests.support.cli import SLUG, run_judge
+from tests.support.platforms import ONE_HIDDEN_WRONG, autograde, submit, valid
 
 
 def _numbers(value: Any) -> Iterator[str]:

@@ -13,7 +13,7 @@ import subprocess
 import zipfile
 from pathlib import Path
 
-from tests.conftest import SLUG, run_judge
+from tests.support.cli import SLUG, run_judge
 
 PYTHON = """#!/bin/sh
 [ "$1" = -m ] && [ "$2" = venv ] || exit 0

@@ -19,34 +19,13 @@ import time
 import zipfile
 from pathlib import Path
 
-import jsonschema
 import pytest
 
 from judge.platforms import gradescope, prairielearn
 from judge.platforms.autograde import locate
 from judge.platforms.config import Export, Exported, case_points, samples_only
 from tests.support.cli import REFERENCE_SOURCE, SLUG, judge_env, run_judge
-from tests.support.schemas import schema
-
-ONE_HIDDEN_WRONG = REFERENCE_SOURCE + '''
-
-class Solution(Solution):
-    def compute_activation_stats(self, model, x):
-        found = super().compute_activation_stats(model, x)
-        return [{**layer, "std": layer["std"] + 1.0} for layer in found] if x.shape[0] == 5 else found
-'''
-"""right on the sample and on hidden/01-six, wrong on hidden/02-five (a batch of five): one hidden case of two"""
-
-
-def archive_text(path: Path, name: str) -> str:
-    with zipfile.ZipFile(path) as archive:
-        return archive.read(name).decode()
-
-
-def valid(results: dict, name: str) -> dict:
-    jsonschema.Draft7Validator(schema(name)).validate(results)
-    return results
-
+from tests.support.platforms import ONE_HIDDEN_WRONG, archive_text, autograde, submit, valid
 
 def export(toy_root: Path, tmp_path: Path, platform: str, *options: str) -> Path:
     """The exported files, unpacked into a folder (Gradescope's zip) or as written (PrairieLearn's grader)."""
@@ -68,29 +47,10 @@ def gradescope_export(toy_root, tmp_path_factory) -> Path:
     return export(toy_root, tmp_path_factory.mktemp("plain"), "gradescope")
 
 
-def autograde(toy_root: Path, source: Path, root: Path, platform: str, *options: str,
-              level: str | None = None) -> dict:
-    env = judge_env(toy_root)
-    if level:
-        env["JUDGE_MAX_LEVEL"] = level
-    result = subprocess.run([sys.executable, "-m", "judge", "autograde", platform, "--config",
-                             str(source / "export.json"), "--root", str(root), *options],
-                            capture_output=True, text=True, env=env, timeout=300)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return json.loads((root / "results" / "results.json").read_text())
-
-
-def submit(root: Path, folder: str, source: str, name: str = "my_solution.py") -> Path:
-    (root / folder).mkdir(parents=True, exist_ok=True)
-    path = root / folder / name
-    path.write_text(source)
-    return path
-
-
 # -- the Gradescope zip ----------------------------------------------------------------------------------------
 
 
-def test_the_zip_holds_the_installer_and_a_wheel_of_only_the_exported_problem(gradescope_export):
+def test_the_zip_holds_the_installer_and_a_wheel_of_only_the_exported_problem(toy_root, gradescope_export):
     source = gradescope_export
     with zipfile.ZipFile(source.with_suffix(".zip")) as archive:
         modes = {info.filename: info.external_attr >> 16 for info in archive.infolist()}

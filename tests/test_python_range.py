@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from judge.compat import tomllib
-from tests.conftest import REPO, SLUG, run_judge
+from tests.support.cli import REPO, SLUG, run_judge
 
 MINIMUM = re.fullmatch(r">=(\d+)\.(\d+)", tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
                        ["requires-python"])

@@ -10,7 +10,7 @@ import torch
 from judge import messages
 from judge.package import kinds
 from judge.package.build import build_objects
-from tests.conftest import REPO, judge_json
+from tests.support.cli import REPO, judge_json
 
 MODEL = {"kind": "mlp", "seed": 3, "layers": [{"custom": "linear", "linear": [3, 3], "bug": "weight_grad_half"},
                                              {"custom": "tanh"}, {"custom": "sigmoid", "bug": "missing_factor"}]}

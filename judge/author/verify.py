@@ -32,7 +32,7 @@ from judge.author.reference import load_mistakes, load_reference, mistake_paths
 from judge.errors import JudgeError
 from judge.judging.calibrate import reference_times
 from judge.judging.pool import WorkerPool
-from judge.judging.plan import Plan, make_plan
+from judge.judging.plan import make_plan
 from judge.judging.submission import read_submission
 from judge.package.build import build_objects, checksum
 from judge.package.cases import Case
