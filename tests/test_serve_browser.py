@@ -357,7 +357,7 @@ def test_a_wrong_runs_verdict_diff_and_hint_are_in_view_and_cases_and_splitter_a
         driver.find_element(By.ID, "lang-en").click()
         assert driver.find_element(By.ID, "run").text == "Run"
     finally:
-        driver.execute_script("localStorage.removeItem('judge-split')")
+        driver.execute_script(f"localStorage.removeItem('judge-split'); localStorage.removeItem('judge-case-{SLUG}')")
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
@@ -402,6 +402,7 @@ def test_stop_reset_a_pasted_case_and_a_rerun_after_editing(site, browser, shots
         sample = json.loads((PACKAGE / "cases" / "sample" / "01-healthy-kaiming-mlp.json").read_text())
         driver.find_element(By.ID, "tab-custom").click()
         case = driver.find_element(By.ID, "case")
+        case.clear()  # whatever an earlier test left in this browser's custom input
         case.send_keys('{"calls": [')
         driver.find_element(By.ID, "run-custom").click()
         _wait(driver, EC.visibility_of_element_located((By.CSS_SELECTOR, "#result .error")))
