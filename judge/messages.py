@@ -1,17 +1,23 @@
 """Every sentence the judge shows a person, in one reviewable place.
 
 Keys are stable identifiers; templates use ``str.format`` fields. Logic raises or returns keys, the CLI and the
-report renderers turn them into text here.
+report renderers turn them into text here. What a learner reads in a statement's language other than English
+(``judge show --lang zh``, the site's labels) is translated in ``messages.<lang>.toml`` beside this file, key by key
+with the same fields; a key without a translation is said in English (:func:`say_in`).
 """
 
 from __future__ import annotations
 
+import functools
+import tomllib
+from pathlib import Path
 from typing import Any
 
 CATALOGUE: dict[str, str] = {
     # bad input (exit 2)
     "watch_waiting": "watching {path}: save it to judge the samples again (not recorded in the history; Ctrl-C stops)",
     "watch_stopped": "stopped watching",
+    "watch_judging": "judging {path}…",
     "unknown_problem_close": "unknown problem '{slug}'; did you mean {close}? ('judge list' shows them all)",
     "unknown_problem": "unknown problem '{slug}'; run 'judge list' to see the problems ({known})",
     "no_problems": "no problems found in {roots}; set JUDGE_PROBLEMS to the folder that holds them (several: separated by '{sep}')",
@@ -75,9 +81,10 @@ CATALOGUE: dict[str, str] = {
     "ended_late": "used {cpu_s:.3f} s of CPU, limit {cpu_limit_s:.3f} s",
     "hidden_limit_time": "exceeded its time limit ({cpu_limit_s:.2f} s of CPU time)",
     "hidden_limit_memory": "exceeded its memory limit of {memory_limit_mib:.0f} MiB",
-    "import_slow": "importing the submission did not finish in time",
-    "import_memory": "importing the submission used too much memory",
-    "import_exit": "the process ended while importing the submission (exit status {status})",
+    "import_slow": "importing your file took longer than {import_limit_s:.0f} s, the limit for an import; move slow work from the top level of the file into the methods",
+    "import_memory": "importing your file used more than {memory_limit_mib:.0f} MiB, the memory limit",
+    "import_exit": "your file ended the process while it was being imported (exit status {status})",
+    "solution_missing_methods": "class Solution has no method {missing}; it has: {found}",
     "import_bad_reply": "the worker's reply at start-up was not the expected one",
     # judge export and judge autograde (Gradescope, PrairieLearn)
     "export_duplicate": "a problem is named twice in '{slugs}'; name each once",
@@ -237,6 +244,8 @@ CATALOGUE: dict[str, str] = {
     "list_summary": "{solved} of {total} solved, {attempted} attempted · 'judge show <problem>' to read one, 'judge start <problem>' to begin",
     "show_status": "your status: {status}, {attempts} attempt(s) · 'judge history {slug}' lists them",
     "show_new": "your status: new · 'judge start {slug}' writes the starter file",
+    "status_new": "new", "status_attempted": "attempted", "status_solved": "solved",
+    "difficulty_easy": "easy", "difficulty_medium": "medium", "difficulty_hard": "hard",
     "help_show_code": "print each sample case's inputs as Python to paste, built bit for bit as the judge builds them, then its calls (instead of the statement)",
     # judge show SLUG --code: comments in the Python it prints (judge.package.snippet)
     "code_header": "{slug}: the inputs of every sample case, as the judge builds them: values drawn in float64 from a torch.Generator seeded per object, then cast to float32",
@@ -287,7 +296,20 @@ CATALOGUE: dict[str, str] = {
     "serve_custom_running": "Running on your own case…",
     "serve_bad_case_body": "send JSON with the code and the case file's text as strings: {{\"code\": \"...\", \"case\": \"{{...}}\"}}",
     "serve_stopping": "Stopping…",
-    "serve_stopped": "stopped: the judgement was cancelled and its workers killed; nothing was recorded",
+    # the problem page's labels (judge.serve.app.SITE_LABELS), switched with the statement's language
+    "site_run": "Run", "site_run_title": "judge on the sample cases (Ctrl-Enter)",
+    "site_submit": "Submit", "site_submit_title": "judge on every case, hidden ones included",
+    "site_stop": "Stop", "site_stop_title": "stop the judgement under way",
+    "site_reset": "Reset", "site_reset_title": "replace the code with the problem's starter code",
+    "site_reset_yes": "Reset to starter", "site_reset_no": "Keep my code",
+    "site_saved": "saved", "site_unsaved": "unsaved", "site_not_saved": "not saved", "site_history": "history",
+    "site_tab_testcase": "Testcase", "site_tab_result": "Test Result", "site_tab_custom": "Custom input",
+    "site_run_custom": "Run on this case", "site_use_sample": "Use as custom input", "site_case": "Case {n}",
+    "site_input": "Input", "site_output": "Output", "site_expected": "Expected", "site_printed": "Printed output",
+    "site_hint": "Hint", "site_hidden_case": "Hidden case: {why}", "site_full_report": "Full report",
+    "site_returned": "returned (no expected values to compare with)", "site_no_result": "Run your code to see its result here.",
+    "site_passed": "{passed}/{total} cases passed · {seconds} s", "site_splitter": "drag to share the room between the editor and the results",
+    "serve_stopped": "stopped: your code was halted and the judging cancelled; nothing was recorded",
     "serve_already_finished": "this judgement has already finished; there is nothing to stop",
     "serve_reset_confirm": "Replace the code in the editor with the starter code? What you typed is not kept (past attempts stay in the history).",
     "serve_custom_help": "Paste a case in the format of the problem's case files (as 'judge run --case FILE' takes): its \"objects\" and \"calls\", and \"expected\" values if you want them compared. Without them, the values your code returns are shown. A sample case file works as it is.",
@@ -386,3 +408,19 @@ HISTORY_COLUMNS = ("when", "problem", "mode", "verdict", "passed", "cpu (samples
 
 def say(key: str, **fields: Any) -> str:
     return CATALOGUE[key].format(**fields)
+
+
+@functools.lru_cache(maxsize=None)
+def translations(lang: str) -> dict[str, str]:
+    """The translated messages of ``lang`` (none for English, or a language without a file)."""
+    path = Path(__file__).with_name(f"messages.{lang}.toml")
+    return tomllib.loads(path.read_text(encoding="utf-8")) if lang != "en" and path.exists() else {}
+
+
+def text_in(lang: str, key: str) -> str:
+    """A message's template in ``lang``, its fields unfilled (for the site's script, which fills them)."""
+    return translations(lang).get(key, CATALOGUE[key])
+
+
+def say_in(lang: str, key: str, **fields: Any) -> str:
+    return text_in(lang, key).format(**fields)

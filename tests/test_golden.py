@@ -26,7 +26,7 @@ import pytest
 
 from judge import messages
 from judge.judging.plan import Asked
-from judge.judging.verdict import ENDINGS, LIMIT_ENDINGS, Verdict
+from judge.judging.verdict import ENDINGS, HIDDEN_LIMIT_NOTES, LIMIT_ENDINGS, Verdict
 from judge.package.problem import load_problem
 from judge.pipeline import Judge, Submitted, failure_report, judge_guarded
 from judge.report.render import render
@@ -96,9 +96,8 @@ def normalise(report: dict[str, Any], verdict: str) -> dict[str, Any]:
                 call["cpu_time_s"] = 0.0 if call["cpu_time_s"] is not None else None
             if "error" in call:
                 call["error"] = _error(call["error"], f"{verdict}.py")
-            if "limit" in call:  # a hidden call's note about its limits, without the error it comes from
-                timed_out = call["verdict"] == Verdict.TIME_LIMIT_EXCEEDED
-                call["limit"] = CPU_NOTE["msg"] if timed_out else NUMBER.sub("N", call["limit"])
+            if "limit" in call:  # a hidden call's note names its limit alone, whichever budget ran out
+                call["limit"] = NUMBER.sub("N", call["limit"])
     return report
 
 
@@ -156,4 +155,5 @@ def test_every_time_limit_ending_normalises_to_the_committed_note(ending):
     committed = json.loads(_golden("time_limit_exceeded.json").read_text(encoding="utf-8"))
     calls = [call for test in committed["tests"] for call in test["extra_data"]["calls"]]
     assert [call["error"] for call in calls if call.get("error")] == [_error(note, "x.py")]
-    assert [call["limit"] for call in calls if "limit" in call] == [CPU_NOTE["msg"]]
+    hidden_note = messages.say(HIDDEN_LIMIT_NOTES[Verdict.TIME_LIMIT_EXCEEDED], cpu_limit_s=0)
+    assert [call["limit"] for call in calls if "limit" in call] == [NUMBER.sub("N", hidden_note)]

@@ -79,3 +79,23 @@ def test_a_frame_with_angle_brackets_is_escaped_in_html_never_lost(toy_root, tmp
     report["judge"]["startup_error"]["trace"] = '  File "<frozen importlib._bootstrap>", line 241, in _call\n'
     html = render(report, "html")
     assert '&lt;frozen importlib._bootstrap&gt;' in html and 'File ""' not in html
+
+
+def test_a_missing_method_is_named_with_the_methods_the_class_has(toy_root, tmp_path):
+    source = REFERENCE_SOURCE.replace("def diagnose(", "def diagnosis(")
+    code, text = _judged(toy_root, tmp_path, source)
+    assert code == 1 and "verdict: compile_error" in text
+    assert ("class Solution has no method diagnose; it has: compute_activation_stats, compute_gradient_stats, "
+            "diagnosis") in text
+    _learner_facing(text)
+
+
+def test_an_import_that_ends_on_a_limit_names_the_limit_in_the_learners_words():
+    from judge.judging.session import IMPORT_WALL_S, _startup_failure
+    from judge.worker.runner import Ending, Outcome
+
+    slow = _startup_failure(Outcome(ended=Ending.WALL), 512 << 20)
+    assert slow["exc"] == "Importing your file"
+    assert slow["msg"].startswith(f"importing your file took longer than {IMPORT_WALL_S:.0f} s")
+    big = _startup_failure(Outcome(ended=Ending.MEMORY), 512 << 20)
+    assert big["msg"] == "importing your file used more than 512 MiB, the memory limit"

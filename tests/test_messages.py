@@ -19,13 +19,14 @@ from pathlib import Path
 from judge.judging.limits import CaseLimits
 from judge.judging.session import ending_fields
 from judge.judging.verdict import ENDINGS, OOM_KILLED
-from judge.messages import CATALOGUE
+from judge.messages import CATALOGUE, say_in, translations
 from judge.worker.runner import Outcome
 from tests.support.cli import REPO
 
 PACKAGE = REPO / "judge"
 CATALOGUE_MODULE = PACKAGE / "messages.py"
-KEY_POSITION = {"say": 0, "BadInput": 0, "InternalError": 0, "JudgeError": 0, "_judges_note": 1, "_comment": 0}
+KEY_POSITION = {"say": 0, "say_in": 1, "BadInput": 0, "InternalError": 0, "JudgeError": 0, "_judges_note": 1,
+                "_comment": 0}
 """the callables that take a message key, and where: each passes it, with its other keyword arguments as the
 fields, to ``messages.say`` (``judge.errors``, ``judge.judging.session``, ``judge.package.snippet``)"""
 KEY_KEYWORD = {"_strings": "key"}
@@ -143,3 +144,18 @@ def test_the_endings_messages_name_only_fields_an_ending_has():
 def test_no_key_is_unused():
     used = {k for s in SITES for k in s.keys()} | mentioned()
     assert sorted(set(CATALOGUE) - used) == []
+
+
+def test_every_translation_is_of_a_key_with_the_same_fields():
+    zh = translations("zh")
+    assert len(zh) > 40
+    assert [k for k in zh if k not in CATALOGUE] == []
+    wrong = [(k, text) for k, text in zh.items() if k in CATALOGUE and frozenset(
+        re.split(r"[.\[]", n)[0] for _, n, _, _ in string.Formatter().parse(text) if n is not None) != placeholders(k)]
+    assert wrong == []
+
+
+def test_a_key_is_said_in_the_language_asked_and_in_english_without_a_translation():
+    assert say_in("zh", "difficulty_easy") == "简单" and say_in("en", "difficulty_easy") == "easy"
+    assert say_in("zh", "serve_no_job") == CATALOGUE["serve_no_job"]  # not translated: English
+    assert say_in("fr", "status_solved") == "solved"

@@ -70,7 +70,7 @@ def test_importing_judge_and_checking_source_never_imports_torch(tmp_path):
               "print(result.verdict, 'torch' in sys.modules)\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.stdout.splitlines()[-1] == "accepted False", done.stderr
-    assert "accepted" in done.stdout.splitlines()[1]  # the text report was printed
+    assert "accepted" in done.stdout.splitlines()[0]  # the text report was printed, its verdict first
 
 
 NOTEBOOK_DEPENDENCIES = ("nbclient", "nbformat", "ipykernel")
@@ -90,7 +90,9 @@ def test_a_notebook_judges_its_solution(tmp_path, monkeypatch):
     relu = (REPO / "solutions" / "dead-relu-detector.py").read_text()
     cells = ["%load_ext judge", wrong,
              f"from judge import check\nresult = check({SLUG!r}, Solution)\nprint('verdict:', result.verdict)",
-             "%%judge dead-relu-detector\n" + relu, "%%judge\nclass Solution: pass"]
+             "%%judge dead-relu-detector\n" + relu, "%%judge\nclass Solution: pass",
+             f"%%judge {SLUG}\n" + REFERENCE_SOURCE,
+             f"print('after the cell:', check({SLUG!r}, Solution).verdict)"]
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
     client = NotebookClient(notebook, kernel_name="judge-test", timeout=300,
                             resources={"metadata": {"path": str(tmp_path)}})
@@ -107,5 +109,8 @@ def test_a_notebook_judges_its_solution(tmp_path, monkeypatch):
     assert [o.text for o in outputs[4]] == [
         "judge: usage: %%judge <problem> [--submit] at the top of a cell that defines class Solution\n"]
     recorded = history.attempts()
+    # the %%judge cell defined the class it judged in the kernel: check() judges it, not the wrong one before it
+    assert any(o.get("text") == "after the cell: accepted\n" for o in outputs[6])
     assert [(a.problem, a.verdict, a.source) for a in recorded] == [
-        (SLUG, "wrong_answer", "notebook"), ("dead-relu-detector", "accepted", "notebook")]
+        (SLUG, "wrong_answer", "notebook"), ("dead-relu-detector", "accepted", "notebook"),
+        (SLUG, "accepted", "notebook"), (SLUG, "accepted", "notebook")]

@@ -54,6 +54,26 @@ def test_the_security_level_is_one_word_unless_verbose_and_in_full_in_json():
     assert json.loads(render(report, "json"))["judge"]["security_level"] == LEVEL
 
 
+def test_a_report_opens_with_the_verdict_and_keeps_the_judges_own_figures_for_the_end():
+    report = _report()
+    for fmt in ("text", "markdown", "html"):
+        shown = render(report, fmt)
+        verdict, meta = shown.index("wrong_answer"), shown.index("security level L2")
+        assert verdict < meta and meta > shown.rindex("layer 1 · std"), fmt  # after every case's detail
+    assert render(report, "text").startswith("verdict: wrong_answer ·")
+    html = render(report, "html")
+    assert html.index('<details class="judge-meta">') < html.index("security level L2")  # folded away
+
+
+def test_a_string_in_a_difference_is_never_cut():
+    report = _report()
+    call = report["tests"][0]["extra_data"]["calls"][0]
+    call["differences"] = [{"field": "result", "got": "healthy", "expected": "vanishing_gradients", "error": None,
+                            "tolerance": None, "problem": "value"}]
+    for fmt in ("text", "markdown", "html"):
+        assert "vanishing_gradients" in render(report, fmt), fmt
+
+
 def test_start_takes_no_color_as_the_other_learner_commands_do(tmp_path):
     result = run_judge(["start", "dead-relu-detector", "--no-color"], cwd=tmp_path)
     assert result.returncode == 0, result.stderr

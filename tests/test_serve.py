@@ -55,6 +55,19 @@ def test_the_printed_link_sets_the_key_as_a_cookie_and_drops_it_from_the_address
     assert _raw_get(site, f"/?token=forged{site.token}")[0] == 403
 
 
+def test_the_sites_cookie_is_read_whatever_other_cookies_the_browser_sends_for_the_host(site):
+    """Cookies are per host, not per port: another local app's JSON-style cookie shares the header, and must not
+    hide the site's own (http.cookies.SimpleCookie drops the whole header at such a cookie: every page was 403)."""
+    mine = f"judge_token_{site.port}={site.token}"
+    for header in (f'session={{"user":"a","n":1}}; {mine}', f'{mine}; session={{"user":"a","n":1}}',
+                   f'a=1; broken; theme="dark mode"; {mine}'):
+        status, _ = site.request("GET", "/", headers={"cookie": header, "x-judge-token": None})
+        assert status == 200, header
+    for header in ('session={"user":"a","n":1}', f'judge_token_{site.port}x={site.token}',
+                   f'judge_token_{site.port}=forged{site.token}'):
+        assert site.request("GET", "/", headers={"cookie": header, "x-judge-token": None})[0] == 403, header
+
+
 def _raw_get(site: Client, path: str) -> tuple[int, dict[str, str]]:
     import http.client
 

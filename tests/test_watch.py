@@ -20,10 +20,15 @@ def _lines(stream, into: queue.Queue) -> None:
 
 
 def _next_verdict(lines: queue.Queue, timeout: float = 120) -> str:
+    """The next verdict shown, which must follow a "judging" line: a save is said at once, before its result, so a
+    verdict on screen never stands for a file that has changed since."""
     deadline = time.monotonic() + timeout
+    judging = False
     while time.monotonic() < deadline:
         line = lines.get(timeout=deadline - time.monotonic())
+        judging = judging or line.startswith("judging ")
         if line.startswith("verdict: "):
+            assert judging, "a verdict came with no 'judging' line before it"
             return line.split()[1]
     raise AssertionError("no verdict")
 

@@ -38,6 +38,8 @@ initialisation). More only means the warm-up failed, which costs a fresh worker,
 bound an endless loop burned 30 s of CPU here before its first case was even judged."""
 
 Check = Callable[[Any], Comparison]
+IMPORTING = "Importing your file"
+"""the step a note about the submission's import names, in the learner's words (never a judge's class name)"""
 """compares one returned value with its expected one: ``partial(compare, expected=…, item=…, tolerance=…)``"""
 
 
@@ -85,7 +87,8 @@ class CaseResult:
 
 
 def _judges_note(name: str, key: str, **fields: Any) -> dict[str, Any]:
-    """An error entry in the judge's own words (``exc`` names the judge's step, never a submission's class)."""
+    """An error entry in the judge's own words (``exc`` names the judge's step in a learner's words, never a
+    submission's class nor one of the judge's)."""
     return {"exc": name, "msg": messages.say(key, **fields)}
 
 
@@ -94,7 +97,7 @@ def ending_fields(outcome: Outcome, limits: CaseLimits) -> dict[str, Any]:
     return {"cpu_s": outcome.cpu_s, "cpu_limit_s": limits.cpu_s, "wall_s": outcome.wall_s - outcome.waited_s, "wall_limit_s": limits.wall_s,
             "peak_mib": outcome.peak_rss_bytes / 2**20, "memory_limit_mib": limits.memory_bytes / 2**20,
             "tasks": outcome.tasks, "task_limit": TASK_LIMIT, "written_mib": outcome.disk_bytes >> 20,
-            "quota_mib": DISK_QUOTA >> 20, "status": outcome.exit_status}
+            "quota_mib": DISK_QUOTA >> 20, "status": outcome.exit_status, "import_limit_s": IMPORT_WALL_S}
 
 
 def _ending_note(ending: Ending, outcome: Outcome, limits: CaseLimits) -> dict[str, Any]:
@@ -142,7 +145,7 @@ class Session:
         setup = worker.receive(setup_budget)
         if not protocol.is_reply(setup.message(), Reply.LOCKED):
             worker.close()
-            self.failed_start = (Verdict.INTERNAL_ERROR, _judges_note("WorkerStart", "worker_did_not_start"))
+            self.failed_start = (Verdict.INTERNAL_ERROR, _judges_note("Starting the judge", "worker_did_not_start"))
             return
         ready = worker.receive(Budget(cpu_s=2 * IMPORT_WALL_S, wall_s=IMPORT_WALL_S, memory_bytes=self.memory_bytes))
         message = ready.message()
@@ -154,11 +157,11 @@ class Session:
             return
         worker.close()
         error = error_fields(message) if protocol.is_reply(message, Reply.IMPORT_ERROR) else {
-            **_startup_failure(ready), "trace": ""}
+            **_startup_failure(ready, self.memory_bytes), "trace": ""}
         if self.hidden_sent:
             # A worker that saw a hidden case could have left its inputs in a file the next import reads and raises
             # with; only the judge's own words are reported from here on.
-            error = {**_judges_note("ImportFailed", "import_failed_after_hidden"), "trace": ""}
+            error = {**_judges_note(IMPORTING, "import_failed_after_hidden"), "trace": ""}
         self.failed_start = (Verdict.COMPILE_ERROR, error)
 
     def _start_checker(self) -> Worker:
@@ -176,11 +179,11 @@ class Session:
         checker.close()
         sums = answer.get("checksums") if protocol.is_reply(answer, Reply.CHECKSUMS) else None
         if not isinstance(sums, list) or len(sums) != len(self.cases):
-            self.failed_start = (Verdict.INTERNAL_ERROR, _judges_note("WorkerStart", "worker_did_not_start"))
+            self.failed_start = (Verdict.INTERNAL_ERROR, _judges_note("Starting the judge", "worker_did_not_start"))
             return False
         drift = [c.id for c, s in zip(self.cases, sums) if c.build_sha256 and c.build_sha256 != s]
         if drift:
-            self.failed_start = (Verdict.INTERNAL_ERROR, _judges_note("BuildDrift", "build_drift", case=", ".join(drift),
+            self.failed_start = (Verdict.INTERNAL_ERROR, _judges_note("Building the case", "build_drift", case=", ".join(drift),
                                                                   torch=torch_version()))
             return False
         self.verified = True
@@ -258,7 +261,7 @@ class Session:
             self._drop_worker()
         if reply is None:
             result.verdict = Verdict.OUTPUT_FORMAT_ERROR
-            result.error = _judges_note("ProtocolViolation", "reply_malformed")
+            result.error = _judges_note("Reading your reply", "reply_malformed")
             self._drop_worker()
         elif reply.kind == "error":
             replaced = reply.error["exc"] == protocol.REPLACED
@@ -286,11 +289,13 @@ def _checked(result: CallResult, value: Any, check: Check | None) -> None:
         result.verdict = Verdict.WRONG_ANSWER
 
 
-def _startup_failure(outcome: Outcome) -> dict[str, Any]:
-    """The judge's note when the worker ended, or answered wrongly, while it imported the submission."""
+def _startup_failure(outcome: Outcome, memory_bytes: int) -> dict[str, Any]:
+    """The judge's note when the worker ended, or answered wrongly, while it imported the submission: it names
+    the import's own limits (``IMPORT_WALL_S``, the worker's memory)."""
     if outcome.ended is None:
-        return _judges_note("ImportFailed", "import_bad_reply")
-    return _judges_note("ImportFailed", ENDINGS[outcome.ended].at_import, **ending_fields(outcome, CaseLimits(0.0, 0)))
+        return _judges_note(IMPORTING, "import_bad_reply")
+    return _judges_note(IMPORTING, ENDINGS[outcome.ended].at_import,
+                        **ending_fields(outcome, CaseLimits(2 * IMPORT_WALL_S, memory_bytes)))
 
 
 def judge_cases(session: Session, limits: list[CaseLimits], expected: list[list[Any]] | None = None,

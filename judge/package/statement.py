@@ -17,6 +17,7 @@ import jinja2
 from markupsafe import escape
 from markdown_it import MarkdownIt
 
+from judge import messages
 from judge.errors import BadInput
 from judge.package.describe import describe_call
 from judge.package.kinds import describe_object
@@ -48,7 +49,9 @@ def examples(problem: Problem, lang: str = "en") -> list[dict[str, Any]]:
 
 
 def context(problem: Problem, lang: str = "en") -> dict[str, Any]:
-    return {"problem": problem.meta, "constants": problem.constants, "methods": problem.methods,
+    """What a statement template sees; ``problem.difficulty`` is the word in the statement's language."""
+    difficulty = messages.say_in(lang, f"difficulty_{problem.meta['difficulty']}")
+    return {"problem": {**problem.meta, "difficulty": difficulty}, "constants": problem.constants, "methods": problem.methods,
             "rule": problem.tolerance.formula, "comparison": problem.tolerance.sentence(lang),
             "examples": examples(problem, lang)}
 

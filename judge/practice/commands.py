@@ -81,8 +81,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         return EXIT_OK
     color = use_color(sys.stdout.isatty(), args.no_color)
     mine = progress().get(problem.slug)
-    footer = (messages.say("show_status", status=mine.status, attempts=mine.attempts, slug=problem.slug)
-              if mine else messages.say("show_new", slug=problem.slug))
+    footer = (messages.say_in(args.lang, "show_status", status=messages.say_in(args.lang, f"status_{mine.status.value}"),
+                              attempts=mine.attempts, slug=problem.slug)
+              if mine else messages.say_in(args.lang, "show_new", slug=problem.slug))
     sys.stdout.write(render_statement(problem, "text", args.lang, color) + "\n" + footer + "\n")
     return EXIT_OK
 
@@ -122,8 +123,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
         sys.stdout.write(("\x1b[2J\x1b[H" if color else "") + render(report, "text", color, args.verbose))
         print(messages.say("watch_waiting", path=visible(str(path))), flush=True)
 
+    def judging() -> None:
+        print(messages.say("watch_judging", path=visible(str(path))), flush=True)
+
     try:
-        watch(problem, path, show, args.device)
+        watch(problem, path, show, args.device, judging=judging)
     except KeyboardInterrupt:
         print(messages.say("watch_stopped"))
     return EXIT_OK

@@ -80,9 +80,25 @@ def judge_cell(line: str, cell: str) -> None:
         print(f"judge: {messages.say('magic_usage')}", file=sys.stderr)
         return
     try:
-        show(judge_source(words[0], cell_submission(notebook_cells(), cell), "--submit" in words))
+        report = judge_source(words[0], cell_submission(notebook_cells(), cell), "--submit" in words)
     except JudgeError as exc:
         print(f"judge: {exc}", file=sys.stderr)
+        return
+    show(report)
+    if report["verdict"] != "compile_error":
+        define(cell)
+
+
+def define(cell: str) -> None:
+    """Run the cell in the kernel, as a cell without the magic would be run, so that the class it judged is the
+    ``Solution`` a later ``check(slug, Solution)`` judges. Its code was judged in a worker first; here it runs in
+    the learner's own kernel, where every other cell of theirs runs. A file that does not import was reported as
+    a compile error and is not run again."""
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    if shell is not None:
+        shell.ex(cell)
 
 
 def register(shell: Any) -> None:

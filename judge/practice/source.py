@@ -97,14 +97,23 @@ def cell_submission(cells: list[str], cell: str) -> str:
     return "\n".join([*imports(cells), "", cell.rstrip("\n"), ""])
 
 
+JUDGE_MAGIC = "%%judge"
+"""the first line of a cell judged as a file"""
+
+
 def notebook_cells() -> list[str]:
-    """The cells the running IPython session has executed, in order; none outside IPython."""
+    """The cells the running IPython session has executed, in order; none outside IPython. A ``%%judge`` cell
+    counts as the code it judged, which it also defined in the kernel (:func:`judge.practice.notebook.define`)."""
     try:
         from IPython import get_ipython
     except ImportError:
         return []
     shell = get_ipython()
-    return list(shell.history_manager.input_hist_parsed) if shell is not None else []
+    if shell is None:
+        return []
+    history = shell.history_manager
+    return [raw.split("\n", 1)[1] if raw.startswith(JUDGE_MAGIC) and "\n" in raw else parsed
+            for parsed, raw in zip(history.input_hist_parsed, history.input_hist_raw)]
 
 
 def source_of(solution: Any) -> str:

@@ -50,9 +50,11 @@ def _snapshot(path: Path) -> bytes | None:
 
 
 def watch(problem: Problem, path: Path, show: Callable[[dict[str, Any]], None], device: str = "cpu",
-          poll_s: float = POLL_S, keep_going: Callable[[], bool] = lambda: True) -> None:
+          poll_s: float = POLL_S, keep_going: Callable[[], bool] = lambda: True,
+          judging: Callable[[], None] = lambda: None) -> None:
     """Judge ``path`` now and after every change to its bytes, handing each report to ``show``, while
-    ``keep_going()`` (Ctrl-C stops it too: the caller catches it)."""
+    ``keep_going()`` (Ctrl-C stops it too: the caller catches it). ``judging()`` is called as soon as a change
+    is seen, before it is judged, so the last verdict shown never stands for a file that has changed since."""
     watcher = Watcher(problem, device)
     seen: str | None = None
     try:
@@ -61,6 +63,7 @@ def watch(problem: Problem, path: Path, show: Callable[[dict[str, Any]], None], 
             digest = hashlib.sha256(data).hexdigest() if data is not None else None
             if digest is not None and digest != seen:
                 seen = digest
+                judging()
                 show(watcher.judge(Submitted.read(path)))
             time.sleep(poll_s)
     finally:

@@ -31,6 +31,7 @@ from starlette.staticfiles import StaticFiles
 from judge import messages
 from judge.errors import BadInput
 from judge.judging.intake import read_file
+from judge.package.describe import describe_inputs
 from judge.package.problem import DIFFICULTIES, Problem, available, find_problem
 from judge.package.statement import markdown_html, render_markdown
 from judge.practice.history import attempts, progress
@@ -47,6 +48,19 @@ LANGUAGES = {"en": "English", "zh": "中文"}
 MODES = ("run", "submit")
 CUSTOM_MODE = "custom"
 """the URL of a Run on the learner's own case"""
+SITE_LABELS = (
+    "site_run", "site_run_title", "site_submit", "site_submit_title", "site_stop", "site_stop_title", "site_reset",
+    "site_reset_title", "site_reset_yes", "site_reset_no", "site_saved", "site_unsaved", "site_not_saved",
+    "site_history", "site_tab_testcase", "site_tab_result", "site_tab_custom", "site_run_custom", "site_use_sample",
+    "site_case", "site_input", "site_output", "site_expected", "site_printed", "site_hint", "site_hidden_case",
+    "site_full_report", "site_returned", "site_no_result", "site_passed", "site_splitter", "serve_lost",
+    "serve_running", "serve_submitting", "serve_custom_running", "serve_stopping", "serve_reset_confirm",
+    "serve_custom_help", "status_new", "status_attempted", "status_solved", "difficulty_easy", "difficulty_medium",
+    "difficulty_hard")
+"""every word of the problem page's own (not the statement's, not the report's), in each statement language: the
+page's script shows them in the language the learner picks"""
+JUDGE_ONLY_FIELDS = ("mistakes", "translations")
+"""a sample case's fields that only the judge and the statement use: left out of the Use as custom input button"""
 
 
 @dataclass(frozen=True)
@@ -109,9 +123,18 @@ async def problem_page(request: Request) -> HTMLResponse:
     code = store.latest_code(problem.slug, attempts(problem.slug)[::-1])
     site: Site = request.app.state.site
     running = site.judging.running(problem.slug)
+    labels = {lang: {key: messages.text_in(lang, key) for key in SITE_LABELS} for lang in statements}
     return _page(request, "problem.html.j2", problem=problem, statements=statements, languages=LANGUAGES,
-                 code=code if code is not None else starter, starter=starter,
+                 code=code if code is not None else starter, starter=starter, samples=_samples(problem),
+                 labels=json.dumps(labels, ensure_ascii=False),
                  progress=progress().get(problem.slug, NO_ATTEMPTS), running=running.id if running else "")
+
+
+def _samples(problem: Problem) -> list[dict[str, Any]]:
+    """The Testcase tab: each sample's inputs as the report names them, and its case file as custom input."""
+    return [{"name": case.name, "title": case.title, "inputs": describe_inputs(case),
+             "json": json.dumps({k: v for k, v in case.raw.items() if k not in JUDGE_ONLY_FIELDS}, indent=1)}
+            for case in problem.samples]
 
 
 async def history_page(request: Request) -> HTMLResponse:

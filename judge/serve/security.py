@@ -17,7 +17,6 @@ import hmac
 import json
 import secrets
 import socket
-from http.cookies import SimpleCookie
 from typing import Any, Awaitable, Callable
 from urllib.parse import parse_qsl, urlencode
 
@@ -123,9 +122,7 @@ class Guard:
         return candidate is not None and hmac.compare_digest(candidate.encode(), self.token.encode())
 
     def _authorised(self, scope: Scope, headers: dict[str, str]) -> bool:
-        cookie = SimpleCookie()
-        cookie.load(headers.get("cookie", ""))
-        has_cookie = self.cookie in cookie and self._matches(cookie[self.cookie].value)
+        has_cookie = any(self._matches(value) for value in cookie_values(headers.get("cookie", ""), self.cookie))
         if scope["method"] in SAFE_METHODS:
             return has_cookie or self._matches(headers.get(TOKEN_HEADER))
         return self._matches(headers.get(TOKEN_HEADER))
@@ -139,6 +136,15 @@ class Guard:
             (b"location", location.encode("latin-1")), (b"set-cookie", cookie.encode("latin-1")),
             (b"content-length", b"0"), (b"cache-control", b"no-store")]})
         await send({"type": "http.response.body", "body": b""})
+
+
+def cookie_values(header: str, name: str) -> list[str]:
+    """Every value the Cookie header gives ``name``. Read leniently, pair by pair (split on ';', then on the first
+    '='), because cookies are per host, not per port: another local app's cookie that is not RFC 6265 (a
+    JSON-style ``session={"user":"a","n":1}``) shares the header, and ``http.cookies.SimpleCookie`` drops the
+    whole header when it meets one, which would lock the learner out of the site."""
+    pairs = (part.strip().partition("=") for part in header.split(";"))
+    return [value.strip().strip('"') for key, eq, value in pairs if eq and key.strip() == name]
 
 
 async def _read_body(receive: Receive) -> bytes | None:

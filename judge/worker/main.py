@@ -24,6 +24,7 @@ import types
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+from judge import messages
 from judge.worker import landlock, privileges, protocol
 from judge.worker.protocol import ENCODE_DEPTH, SOURCE_NAME
 
@@ -122,7 +123,9 @@ def _import_solution(path: str, methods: list[str]) -> Any:
         raise ImportError("the file defines no class Solution")
     missing = [m for m in methods if not callable(getattr(cls, m, None))]
     if missing:
-        raise ImportError(f"class Solution has no method {', '.join(missing)}")
+        found = [n for n in dir(cls) if not n.startswith("_") and callable(getattr(cls, n, None))]
+        raise ImportError(messages.say("solution_missing_methods", missing=", ".join(missing),
+                                       found=", ".join(found) or "none"))
     return cls()
 
 
