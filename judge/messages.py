@@ -9,9 +9,11 @@ with the same fields; a key without a translation is said in English (:func:`say
 from __future__ import annotations
 
 import functools
-import tomllib
 from pathlib import Path
 from typing import Any
+
+from judge.compat import tomllib
+from judge.messages_author import AUTHORING
 
 CATALOGUE: dict[str, str] = {
     # bad input (exit 2)
@@ -84,7 +86,6 @@ CATALOGUE: dict[str, str] = {
     "import_slow": "importing your file took longer than {import_limit_s:.0f} s, the limit for an import; move slow work from the top level of the file into the methods",
     "import_memory": "importing your file used more than {memory_limit_mib:.0f} MiB, the memory limit",
     "import_exit": "your file ended the process while it was being imported (exit status {status})",
-    "solution_missing_methods": "class Solution has no method {missing}; it has: {found}",
     "import_bad_reply": "the worker's reply at start-up was not the expected one",
     # judge export and judge autograde (Gradescope, PrairieLearn)
     "export_duplicate": "a problem is named twice in '{slugs}'; name each once",
@@ -339,66 +340,7 @@ CATALOGUE: dict[str, str] = {
     "audit_case": "case {case} is stored as {status} but its verdict is {verdict}",
     "audit_figure": "its {figure} is stored as {stored} but its cases give {found}",
     "audit_source": "its source {source} is not the file that was judged (another sha256)",
-    # authoring
-    "gen_ok": "ok       {case}{note}",
-    "gen_differs": " (differs from cpu at {fields})",
-    "gen_warning": "warning  {case}: {finding}",
-    "gen_rejected": "rejected {case}: {reason}",
-    "gen_summary": "{slug}: {kept} cases kept, {rejected} rejected",
-    "gen_leak": "leak: {leak}; a submission could read it before answering, so change one of the two cases",
-    "gen_bad_output": "{case}: call {call} ({method}) returns {what}; outputs hold only numbers, strings, lists and dicts with string keys (a decision is a string, never a bool or None)",
-    "gen_small_values": "{count} expected value(s) in (0, {below}) are compared weakly by the absolute tolerance (first: {path} = {value}); keep them at least {below} or exactly 0, use a log scale, or list the name in [fragility] fractions",
-    "gen_reference_failed": "{case}: the reference raised {reason} on call {call} ({method})",
-    "gen_paths": "code paths rerun, each in a worker of its own: {paths}; in process: float32 with 1 and {threads} threads, and a permuted batch",
-    "gen_path_skipped": "not rerun: {path} ({why})",
-    "gen_drift": "drift    {config}: at most {share} of the tolerance{where}; the same bits as this machine's own run in {same} of {cases} cases",
-    "gen_drift_where": " (at {case} {path})",
-    "gen_unstable_hint": "the hint of {pitfall} rests on call {call}, which does not recognise the same mistake run on {config}: {what}. A learner on another machine would not get the hint: remove it, or make a sample tell the mistake apart by outputs that do not move",
-    "gen_build_moves": "the objects build to other bits under {path}: their construction depends on the CPU's kernels (build in float64 and cast, see docs/numerics.md section 2)",
-    "gen_reference_elsewhere": "the reference raises, or returns what a case file cannot hold, on {dtype} objects under {path}",
-    "no_reference": "{path}: no reference solution; write class Solution there ('judge new' writes a stub)",
-    "new_exists": "{path} already exists; choose another slug, or remove it first",
-    "new_bad_slug": "'{slug}' is not a valid slug: use lowercase letters, digits and single hyphens, e.g. grad-clip-audit",
-    "new_written": "wrote {package} and the reference stub {reference}",
-    "new_set_root": "the judge looks for problems there once you set JUDGE_PROBLEMS={root} (more folders: join them with '{sep}')",
-    "new_next": "next: write the reference in {reference}, add cases under {cases}, then 'judge gen {slug}' and 'judge verify {slug}' (see docs/authoring.md)",
-    "verify_start": "== {slug}",
-    "verify_ok": "ok  {verdict:<22} {name}",
-    "verify_result": "{slug}: {result}",
-    "verify_error": "error: {text}",
-    "verify_warning": "warning: {text}",
-    "verify_errors": "{count} error(s)",
-    "verify_warnings": "{count} warning(s)",
-    "verify_near_limit": "{path}: {case} used {used} of its {limit} {what} limit",
-    "verify_summary": "{problems} problem(s): {failed} failed, {errors} error(s), {warnings} warning(s)",
-    "verify_leak": "leak: {leak}; a submission could read it before answering: change one of the two cases, then run 'judge gen'",
-    "verify_explain_failed": "A problem fails when it has an error: a stored value this machine does not reproduce, a case the fragility checks reject, a declared submission judged otherwise, or a file that does not load. Each is listed above with what to do.",
-    "verify_explain_warnings": "Warnings are advice for the problem's author (values compared weakly, values near thresholds, times near limits) and fail nothing; 'judge verify --warnings' lists them.",
-    "verify_mismatch": "{case}: {field}: stored {stored}, recomputed {got}{more}; run 'judge gen {slug}' if you changed its reference, case or submission, else report it: this machine computes it otherwise",
-    "verify_more": " (and {count} more)",
-    "verify_fragile": "{case}: {finding}; redesign the case (docs/authoring.md, section 3) and run 'judge gen {slug}'",
-    "verify_declared": "{path}: declared {declared}, judged {got}; 'judge submit {slug} {path}' shows why",
-    # mutation testing (judge mutate, and its score in judge verify)
-    "mutate_progress": "{slug}: judging {count} mutant(s) on {step} ({seconds:.0f} s)",
-    "mutate_no_difference": "no difference from the reference on the {count} generated input(s) that run it",
-    "mutate_never_run": "no case and no generated input runs line {line} (code only the author tools call, or a branch no input of this problem reaches)",
-    "mutate_header": "{slug}: {mutants} mutants of {reference} ({generated} made), judged in {seconds:.1f} s",
-    "mutate_score": "{slug}: mutation score {score:.1%} = {killed} killed / ({mutants} - {equivalent} equivalent); {survived} survived, {errors} error(s){floor}",
-    "mutate_floor": "; floor {floor:.1%}",
-    "mutate_line": "{status:<10} {id}  line {line:>3} {function}: {change}",
-    "mutate_killed_by": "           killed by {case} ({verdict}{where})",
-    "mutate_equivalent_why": "           {reason}",
-    "mutate_survivor_fix": "           add a case: {case} ({verdict}{where}); 'judge gen {slug} --kill {id}' writes it",
-    "mutate_survivor_nothing": "           no generated input kills it either: declare it in [[mutation.equivalent]] with a reason, or add a case by hand",
-    "mutate_stale_unknown": "{path}: [[mutation.equivalent]] names mutant {id}, which the reference no longer has; remove it",
-    "mutate_stale_killed": "{path}: [[mutation.equivalent]] declares mutant {id} equivalent, but {case} kills it; remove the declaration",
-    "mutate_below_floor": "{path}: mutation score {score:.1%} is below the floor {floor:.1%} of [mutation]; add the cases the survivors above name",
-    "mutate_unknown_mutant": "{slug} has no mutant '{id}'; 'judge mutate {slug}' lists them",
-    "kill_already": "mutant {id} is already killed by {case}; nothing to add",
-    "kill_nothing": "no generated input tells mutant {id} from the reference: it may be equivalent; declare it in [[mutation.equivalent]] of {path} with a reason",
-    "kill_survivor_nothing": "no generated input kills mutant {id} either: declare it in [[mutation.equivalent]] of {path} with a reason, or add a case by hand",
-    "kill_written": "wrote {path}: it kills mutant {id} ({change})",
-    "kill_title": "{title}, changed so that mutant {id} fails ({case}; line {line}: {change})",
+    **AUTHORING,
 }
 
 

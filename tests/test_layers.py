@@ -10,7 +10,8 @@ import pytest
 from tests.support.cli import REPO
 
 LAYERS: list[set[str]] = [
-    {"judge.compat", "judge.errors", "judge.messages", "judge.machine", "judge.places", "judge.settings"},
+    {"judge.compat", "judge.errors", "judge.messages", "judge.messages_author", "judge.machine", "judge.places",
+     "judge.settings"},
     {"judge.package"},
     {"judge.worker"},
     {"judge.judging"},

@@ -24,7 +24,7 @@ from judge.worker.runner import Outcome
 from tests.support.cli import REPO
 
 PACKAGE = REPO / "judge"
-CATALOGUE_MODULE = PACKAGE / "messages.py"
+CATALOGUE_MODULES = (PACKAGE / "messages.py", PACKAGE / "messages_author.py")
 KEY_POSITION = {"say": 0, "say_in": 1, "BadInput": 0, "InternalError": 0, "JudgeError": 0, "_judges_note": 1,
                 "_comment": 0}
 """the callables that take a message key, and where: each passes it, with its other keyword arguments as the
@@ -110,7 +110,7 @@ def template_sites() -> list[Site]:
 def mentioned() -> set[str]:
     """Every key written as a string anywhere in the package but the catalogue (where keys chosen at run time,
     from a table or a conditional, are written)."""
-    return {node.value for path, tree in _modules() if path != CATALOGUE_MODULE for node in ast.walk(tree)
+    return {node.value for path, tree in _modules() if path not in CATALOGUE_MODULES for node in ast.walk(tree)
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in CATALOGUE}
 
 

@@ -24,7 +24,6 @@ import types
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from judge import messages
 from judge.worker import landlock, privileges, protocol
 from judge.worker.protocol import ENCODE_DEPTH, SOURCE_NAME
 
@@ -124,8 +123,8 @@ def _import_solution(path: str, methods: list[str]) -> Any:
     missing = [m for m in methods if not callable(getattr(cls, m, None))]
     if missing:
         found = [n for n in dir(cls) if not n.startswith("_") and callable(getattr(cls, n, None))]
-        raise ImportError(messages.say("solution_missing_methods", missing=", ".join(missing),
-                                       found=", ".join(found) or "none"))
+        # worded here, as the missing class above is: judge.messages is outside a worker's footprint
+        raise ImportError(f"class Solution has no method {', '.join(missing)}; it has: {', '.join(found) or 'none'}")
     return cls()
 
 
