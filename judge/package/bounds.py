@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, NoReturn, Protocol
 
 
-if TYPE_CHECKING:
-    from judge.package.kinds.base import Checker
+class Failing(Protocol):
+    """What :func:`check_elements` needs of a :class:`judge.package.kinds.base.Checker`, which imports this
+    module's seed range (so it is not imported back)."""
+
+    def fail(self, where: str, what: str) -> NoReturn: ...
 
 MAX_CASE_BYTES = 1 << 20
 """a case file's size (the largest sample case is 15 KB)"""
@@ -80,7 +83,7 @@ def _sizes(value: Any) -> list[int] | None:
     return found if isinstance(found, list) and found and all(type(v) is int and v >= 0 for v in found) else None
 
 
-def check_elements(objects: dict[str, Any], check: Checker) -> None:
+def check_elements(objects: dict[str, Any], check: Failing) -> None:
     """The elements the objects ask for, together, at most :data:`MAX_ELEMENTS`; the first field that goes over is
     named. Iterative: the objects' depth is bounded already, but nothing here needs the stack."""
     total, todo = 0, [(f"objects.{name}", spec) for name, spec in objects.items()]
