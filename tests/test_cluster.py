@@ -204,6 +204,8 @@ def test_the_lock_pins_every_dependency_within_what_the_project_allows():
     lock = _lock()
     for text in tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]:
         wanted = requirements.Requirement(text)
+        if wanted.marker and not wanted.marker.evaluate():  # tomli, for Python 3.10: the image's is 3.11
+            continue
         pinned = lock[wanted.name.lower()]
         assert wanted.specifier.contains(pinned.split("+")[0], prereleases=True), (text, pinned)
     bound = next(d for d in tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
