@@ -136,7 +136,7 @@ CATALOGUE: dict[str, str] = {
     "scope_submit": "cases",
     "case_not_run": "not run",
     "case_not_run_method": "not run: {method} ended on a time or memory limit in {strikes} cases, so its other cases are not run",
-    "case_not_run_budget": "not run: the submission's time budget ({budget:g} s for all its cases) was spent",
+    "case_not_run_budget": "not run: the submission's time budget ({budget:g} s for all its calls) was spent",
     "report_budget": "time: each call within its case's CPU-time limit, {budget:g} s for the whole submission; once {strikes} calls of one method end on a limit, its other cases are not run",
     "report_exact_hidden": "hidden cases' figures are exact here, as measured: this copy is for instructors and authors, never for students (their reports give them coarse)",
     "case_accepted": "accepted",

@@ -9,7 +9,7 @@ from pathlib import Path
 from judge.judging.allowance import STRIKES, Allowance, NotRun, Why, total_budget_s
 from judge.judging.limits import CaseLimits
 from judge.judging.session import CallResult, judge_cases
-from judge.judging.verdict import Verdict
+from judge.judging.verdict import Verdict, overall
 from judge.package.cases import Case
 from judge.report.build import build_report
 
@@ -58,13 +58,17 @@ def test_a_wrong_method_and_a_slow_one_now_score_alike():
     assert sum(r.verdict is OK for r in slow) == sum(r.verdict is OK for r in wrong) == 4
 
 
-def test_the_total_budget_is_the_sum_of_the_limits_and_a_started_case_finishes():
+def test_the_total_budget_is_every_calls_limit_and_a_case_past_it_fails_the_submission():
+    """A case's limit holds for each of its calls, so the budget sums one limit per call: calls that each stay just
+    inside theirs never spend it (red team's 128 slept so through the old budget, one limit per case, and was
+    accepted with twelve hidden cases unrun). A case left unrun fails the submission: it is a time limit."""
     cases = [_case(n, "m", "m") for n in range(1, 6)]
-    session, results = _judged(cases, {"m": (OK, 0.7)}, limit_s=1.0)  # 1.4 s a case against 1 s a case
-    assert total_budget_s([r.limits for r in results]) == 5.0
-    assert [r.verdict for r in results] == [OK, OK, OK, OK, None]  # 4.2 s spent before case 4, 5.6 s after it
-    assert results[4].not_run == NotRun(Why.BUDGET)
-    assert round(session.spent_s, 6) == 5.6
+    session, results = _judged(cases, {"m": (OK, 0.9)}, limit_s=1.0)  # 1.8 s a case against 1 s a call
+    assert total_budget_s(cases, [r.limits for r in results]) == 10.0
+    assert [r.verdict for r in results] == [OK] * 5 and round(session.spent_s, 6) == 9.0
+    assert Allowance(1.0).not_run(cases[0], 1.0) == NotRun(Why.BUDGET)
+    assert overall([OK, OK, None]) is TLE and overall([OK, WA, None]) is WA and overall([None, OK]) is TLE
+    assert overall([OK, OK]) is OK
 
 
 def test_a_submission_within_every_limit_is_judged_on_every_case():

@@ -6,13 +6,14 @@ Two rules, both derived from the limits the report already shows:
 - **a method that keeps hitting a limit stops costing time**: once ``STRIKES`` calls of one method have ended on
   a time or memory limit, the cases still to come that call it are not run; every other method's cases still are,
   so a student whose one method is slow loses that method's cases only, as one whose method is wrong does;
-- **a total budget**: the submission may spend the sum of its cases' CPU-time limits in all (on average each case
-  its own limit). What a submission spends is its own time, as the limits count it: the larger of its CPU time
+- **a total budget**: the submission may spend the sum of its calls' CPU-time limits in all (on average each call
+  its own limit), and a submission with a case not run for it is a time limit, never accepted
+  (:func:`judge.judging.verdict.overall`). What a submission spends is its own time, as the limits count it: the larger of its CPU time
   and its wall time less the time it waited for a CPU (:attr:`judge.worker.runner.Outcome.own_s`), per call up
   to its case's limit (what a call may use; the grace the judge gives before it ends one is the judge's), and per
   replacement worker that imports it again; the first import and the warm-up call are the judge's. A case already
   started always finishes under its own limits; the cases after the budget is spent are not run. A submission
-  whose calls of each case stay within that case's limit together never meets it, and the two calls a stopped
+  whose every call stays within its case's limit never meets it, and the two calls a stopped
   method costs are charged no more than its limit each.
 
 Before this policy, every case after the second that ended on a limit was not run: one slow method cost the
@@ -49,9 +50,11 @@ class NotRun:
     """for :attr:`Why.METHOD`: the method that was stopped"""
 
 
-def total_budget_s(limits: list[CaseLimits]) -> float:
-    """The whole submission's budget: the sum of its cases' CPU-time limits."""
-    return sum(limit.cpu_s for limit in limits)
+def total_budget_s(cases: list[Case], limits: list[CaseLimits]) -> float:
+    """The whole submission's budget: each call's CPU-time limit, summed over every call of every case, so that a
+    submission whose every call stays within its limit never spends it (a case's limit holds for each of its
+    calls: summing one limit per case let calls that each stayed within theirs spend it, and cases go unrun)."""
+    return sum(limit.cpu_s * len(case.calls) for case, limit in zip(cases, limits, strict=True))
 
 
 @dataclass

@@ -305,7 +305,7 @@ def judge_cases(session: Session, limits: list[CaseLimits], expected: list[list[
     ``expected`` holds one value per call, handed with each returned value to its method's check (``checks``,
     prepared with the plan); without them only values and times are recorded. ``on_case`` is told each case's
     index and result as soon as its verdict is known (live progress); a case not run has none."""
-    results, allowance = [], Allowance(total_budget_s(limits))
+    results, allowance = [], Allowance(total_budget_s(session.cases, limits))
     for index, case in enumerate(session.cases):
         case_result = CaseResult(case, limits[index])
         results.append(case_result)

@@ -132,5 +132,11 @@ def from_error(error: dict[str, Any]) -> Verdict:
 
 
 def overall(verdicts: list[Verdict | None]) -> Verdict:
-    """The first failing case in order decides; cases that were not run (None) do not."""
-    return next((v for v in verdicts if v not in (None, Verdict.ACCEPTED)), Verdict.ACCEPTED)
+    """The first failing case in order decides. A case that was not run (None) was left out because the
+    submission's time ran out (:mod:`judge.judging.allowance`), so where no case failed it is a time limit: a
+    submission is never accepted on the cases it happened to reach (a red team's 128 slept just inside each call's
+    limit until the budget was spent, and was accepted with twelve hidden cases unrun)."""
+    failing = next((v for v in verdicts if v not in (None, Verdict.ACCEPTED)), None)
+    if failing is not None:
+        return failing
+    return Verdict.TIME_LIMIT_EXCEEDED if None in verdicts else Verdict.ACCEPTED

@@ -238,7 +238,7 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
     catalogue = getattr(problem, "hints", {})
     tolerance = getattr(problem, "tolerance", DEFAULT)
     source = submission["path"]
-    budget_s = round(total_budget_s([r.limits for r in results]), 3)
+    budget_s = round(total_budget_s([r.case for r in results], [r.limits for r in results]), 3)
     tests = [_test(i + 1, r, expected[i] if expected else None, catalogue, tolerance, source, budget_s)
              for i, r in enumerate(results)]
     if environment.get("startup_error"):

@@ -15,6 +15,12 @@ covered too. Everything is allowed except the calls in ``DENIED``, which fail wi
 * System V shared memory, semaphores and message queues, and POSIX message queues (``IPC``): a channel to other
   workers wherever they share an IPC namespace (:mod:`judge.worker.ipc` gives each its own where the kernel
   allows; this closes it where it does not);
+* what a worker could leave in, or read from, the kernel's page cache, which every process shares whatever its
+  namespaces (``PAGE_CACHE``): ``mincore`` and ``cachestat`` (which pages of a file are cached), ``fadvise64``
+  and ``readahead`` (drop or load them at will), ``preadv2``/``pwritev2`` with ``RWF_NOWAIT`` (a read that fails
+  on a page not cached), and ``madvise`` with ``MADV_COLD``/``MADV_PAGEOUT``: a red team's 126 and 127 passed
+  answers between students through which pages of a library nobody reads were cached. How long a read takes
+  still tells a cached page from one on disk: that timing channel is not closed (docs/security.md);
 * where no memory cgroup counts a worker's pages (``deny_memfd``): ``memfd_create`` and ``memfd_secret``, whose
   files no resident set shows and a submission has no use for.
 
@@ -61,6 +67,11 @@ IPC = (
 )
 """every System V IPC and POSIX message queue call, and the ``ipc`` multiplexer of the architectures that have it
 (the ``_time64`` variants exist on 32-bit ones)"""
+PAGE_CACHE = ("mincore", "cachestat", "fadvise64", "fadvise64_64", "arm_fadvise64_64", "readahead")
+"""calls that read or set which pages of a file the kernel has cached (more in :func:`_deny_page_cache_flags`)"""
+RWF_NOWAIT = 0x00000008
+MADV_COLD, MADV_PAGEOUT = 20, 21
+CMP_EQ = 4  # SCMP_CMP_EQ in enum scmp_compare
 
 
 class _ArgCmp(ctypes.Structure):
@@ -108,7 +119,7 @@ def install(deny_memfd: bool = False) -> None:
     try:
         _check(lib.seccomp_attr_set(ctx, ATTR_TSYNC, 1), "TSYNC")
         deny = ACT_ERRNO | errno.EPERM
-        for name in DENIED + IPC + (MEMFD if deny_memfd else ()):
+        for name in DENIED + IPC + PAGE_CACHE + (MEMFD if deny_memfd else ()):
             number = lib.seccomp_syscall_resolve_name(name.encode())
             if number >= 0:  # a call this architecture does not have cannot be made
                 _check(lib.seccomp_rule_add_array(ctx, deny, number, 0, None), name)
@@ -117,6 +128,21 @@ def install(deny_memfd: bool = False) -> None:
                                           ctypes.byref(process_clone)), "clone")
         _check(lib.seccomp_rule_add_array(ctx, ACT_ERRNO | errno.ENOSYS, lib.seccomp_syscall_resolve_name(b"clone3"),
                                           0, None), "clone3")
+        _deny_page_cache_flags(lib, ctx, deny)
         _check(lib.seccomp_load(ctx), "load")
     finally:
         lib.seccomp_release(ctx)
+
+
+def _deny_page_cache_flags(lib: ctypes.CDLL, ctx: int, deny: int) -> None:
+    """The page-cache probes hidden in the flags of calls a worker needs otherwise: ``preadv2``/``pwritev2`` with
+    ``RWF_NOWAIT`` (their 6th argument) and ``madvise`` with ``MADV_COLD`` or ``MADV_PAGEOUT`` (its 3rd)."""
+    for name in ("preadv2", "pwritev2"):
+        number = lib.seccomp_syscall_resolve_name(name.encode())
+        if number >= 0:
+            nowait = _ArgCmp(5, CMP_MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT)
+            _check(lib.seccomp_rule_add_array(ctx, deny, number, 1, ctypes.byref(nowait)), name)
+    madvise = lib.seccomp_syscall_resolve_name(b"madvise")
+    for advice in (MADV_COLD, MADV_PAGEOUT):
+        _check(lib.seccomp_rule_add_array(ctx, deny, madvise, 1, ctypes.byref(_ArgCmp(2, CMP_EQ, advice, 0))),
+               "madvise")
