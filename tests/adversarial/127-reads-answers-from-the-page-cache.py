@@ -1,7 +1,7 @@
 # verdict: wrong_answer
 # attack: has no solution: at import reads the table of answers an earlier student (126-hands-answers-through-the-page-cache) left in which pages of the interpreter's libpython3*.a and scipy's OpenBLAS are in the kernel's page cache (preadv2 with RWF_NOWAIT fails with EAGAIN on a page that is not), writes it back, and returns the stored answer of each call; answers wrongly when none is there
-# stopped by: nothing yet at L2 (accepted after 126 ran, in judge grade or an earlier judge submit): the page cache of a file every worker can read is one kernel-wide state
-# needs: L2
+# stopped by: nothing yet, at L2 or L1 (accepted after 126 ran, in judge grade or an earlier judge submit): the page cache of a file every worker can read is one kernel-wide state
+# needs: L1
 # problem: dead-relu-detector
 import glob
 import hashlib
