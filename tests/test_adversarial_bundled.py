@@ -27,6 +27,8 @@ from tests.support.cli import REPO, judge_env
 from tests.support.adversarial import EVERY_ATTACK, JUDGE_TIMEOUT_S, grade_class, judge_attack
 
 BUNDLED = {
+    "dead-relu-detector": ["sample/01-healthy-kaiming-mlp", "hidden/02-negative-bias-deep",
+                           "hidden/10-fix-strict-thresholds", "hidden/15-deep-narrow"],
     "training-diagnostics": ["sample/01-healthy-kaiming-mlp", "hidden/05-half-dead-exact-zeros",
                              "hidden/11-huge-init-exploding", "hidden/13-all-zero-weights"],
     "backprop-bug-finder": ["sample/01-measurement", "hidden/02-weight-half-first",
