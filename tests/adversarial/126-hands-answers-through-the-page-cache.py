@@ -1,6 +1,6 @@
-# verdict: accepted
+# verdict: compile_error
 # attack: leaves every answer it computes, under a fingerprint of the call's arguments, in the kernel's page cache: a bit is whether one page of a file nobody reads (the interpreter's libpython3*.a, scipy's bundled OpenBLAS) is cached; it writes a 1 by reading the page (POSIX_FADV_RANDOM: no readahead) and a 0 with POSIX_FADV_DONTNEED, both allowed on a read-only descriptor, for a later student with no solution (127-reads-answers-from-the-page-cache) to read with preadv2(RWF_NOWAIT)
-# stopped by: nothing yet, at L2 or L1: bubblewrap binds the same files and Landlock lets them be read, so every worker shares their page cache; a fix needs the files a worker can read to be ones whose cache state no later worker sees, or fadvise and RWF_NOWAIT refused
+# stopped by: the seccomp filter (judge/worker/seccomp.py PAGE_CACHE): fadvise64, mincore, cachestat, readahead and RWF_NOWAIT reads are refused, so its import fails on posix_fadvise (EPERM); before the filter refused them it was accepted and its answers reached 127 at L2 and L1
 # needs: L1
 # base: reference
 # problem: dead-relu-detector

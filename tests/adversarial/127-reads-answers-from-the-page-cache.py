@@ -1,6 +1,6 @@
-# verdict: wrong_answer
+# verdict: compile_error
 # attack: has no solution: at import reads the table of answers an earlier student (126-hands-answers-through-the-page-cache) left in which pages of the interpreter's libpython3*.a and scipy's OpenBLAS are in the kernel's page cache (preadv2 with RWF_NOWAIT fails with EAGAIN on a page that is not), writes it back, and returns the stored answer of each call; answers wrongly when none is there
-# stopped by: nothing yet, at L2 or L1 (accepted after 126 ran, in judge grade or an earlier judge submit): the page cache of a file every worker can read is one kernel-wide state
+# stopped by: the seccomp filter (judge/worker/seccomp.py PAGE_CACHE): posix_fadvise and preadv2(RWF_NOWAIT) are refused, so it cannot read the table at import (EPERM); before, it was accepted after 126 ran, in judge grade or an earlier judge submit
 # needs: L1
 # problem: dead-relu-detector
 import glob
