@@ -114,3 +114,13 @@ def test_a_notebook_judges_its_solution(tmp_path, monkeypatch):
     assert [(a.problem, a.verdict, a.source) for a in recorded] == [
         (SLUG, "wrong_answer", "notebook"), ("dead-relu-detector", "accepted", "notebook"),
         (SLUG, "accepted", "notebook"), (SLUG, "accepted", "notebook")]
+
+
+def test_the_judges_own_imports_stay_in_the_notebook():
+    """``from judge import check`` is the notebook's tool: a worker cannot import the judge's front ends (they are
+    outside its footprint), so a submission that carried it was a compile error at L1 and L2."""
+    from judge.practice.source import imports
+
+    cells = ["import torch\nfrom judge import check\nimport judge.practice.notebook as nb\nimport judge, math",
+             "from judgement import x"]
+    assert imports(cells) == ["import torch", "import math", "from judgement import x"]

@@ -3,7 +3,7 @@
 Only source text travels to the judge's worker, never a live object, so a notebook is judged exactly like a file.
 What travels:
 
-* for ``check(slug, Solution)``: every top-level import the notebook has run, then the latest top-level
+* for ``check(slug, Solution)``: every top-level import the notebook has run (but the judge's own), then the latest top-level
   definition of every name in its cells: functions, classes and constants with a literal value
   (``EPS = 1e-5``), in the order they were last defined, so helpers travel with the class. Nothing else runs
   again in the judge: a cell's prints, experiments and ``check`` calls stay in the notebook. When the class is
@@ -53,14 +53,28 @@ def _definition_text(lines: list[str], node: Definition) -> str:
     return "\n".join(lines[first - 1:node.end_lineno])
 
 
+def _is_the_judge(module: str) -> bool:
+    return module == "judge" or module.startswith("judge.")
+
+
+def _without_the_judge(node: ast.Import | ast.ImportFrom) -> ast.Import | ast.ImportFrom | None:
+    """The import less the judge itself (``from judge import check``): the notebook's tool, never the solution's,
+    and outside what a worker may import (:mod:`judge.worker.footprint`); None when nothing else is left."""
+    if isinstance(node, ast.ImportFrom):
+        return None if node.level == 0 and _is_the_judge(node.module or "") else node
+    names = [alias for alias in node.names if not _is_the_judge(alias.name)]
+    return ast.Import(names=names) if names else None
+
+
 def imports(cells: list[str]) -> list[str]:
-    """Every top-level import in ``cells``, once each, ``from __future__`` ones first."""
+    """Every top-level import in ``cells`` but the judge's own, once each, ``from __future__`` ones first."""
     found: dict[str, None] = {}
     for text in cells:
         tree = _parse(text)
         for node in tree.body if tree else []:
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                found[ast.unparse(node)] = None
+            kept = _without_the_judge(node) if isinstance(node, (ast.Import, ast.ImportFrom)) else None
+            if kept is not None:
+                found[ast.unparse(kept)] = None
     return sorted(found, key=lambda line: not line.startswith("from __future__"))
 
 
