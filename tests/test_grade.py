@@ -307,6 +307,25 @@ def test_merge_refuses_a_shard_whose_figures_do_not_follow_from_its_cases(toy_ro
     _merge_refused(parts, tmp_path / "merged", toy_root, "amy", "stored as passed but its verdict is wrong_answer")
 
 
+HOSTILE_STORED = {
+    "nan": lambda path: path.write_text(path.read_text().replace('"score": ', '"score": NaN, "was": ', 1)),
+    "deep": lambda path: path.write_text('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}"),
+    "fifo": lambda path: (path.unlink(), os.mkfifo(path)),
+}
+"""red team: stored files of a shard that ended merge in an internal error (NaN: ValueError, exit 3; nesting:
+RecursionError, exit 3) or blocked it forever (a FIFO in place of instructor.json)"""
+
+
+@pytest.mark.parametrize("hostile", sorted(HOSTILE_STORED))
+def test_merge_answers_a_hostile_stored_file_in_one_line(toy_root, sharded, tmp_path, hostile):
+    parts = _copy_parts(sharded[1], tmp_path)
+    part = next(p for p in parts if (p / "students" / "amy").is_dir())
+    HOSTILE_STORED[hostile](part / "students" / "amy" / "instructor.json")
+    result = run_judge(["merge", *map(str, parts), "--out", str(tmp_path / "merged")], toy_root, timeout=120)
+    assert result.returncode in (0, 2) and "internal error" not in result.stderr, result.stderr[-500:]
+    assert result.returncode == 0 or result.stderr.count("\n") == 1, result.stderr
+
+
 def test_merge_refuses_a_shard_whose_source_is_not_the_file_judged(toy_root, sharded, tmp_path):
     submissions, parts = sharded
     source = submissions / "bob.py"

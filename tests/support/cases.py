@@ -22,6 +22,9 @@ BAD_CASES = [
     (_tensor(seed=-1), "objects.x.seed: expected an integer seed from 0 to 2**63 - 1"),
     ('{"calls": [', "is not valid JSON: line 1, column 12: Expecting value"),
     (" " * (1 << 20) + "{}", "is 1025 KiB; a case may be at most 1024 KiB"),
+    (_tensor(shape=[1] * 70), "objects.x.shape"),  # red team: "the worker did not start", internal_error, exit 3
+    (_tensor().replace('"seed": 1', '"seed": ' + "9" * 5000), ""),  # red team: ValueError past Python's
+    # 4300-digit limit on int(), "the judge failed", exit 3; any one line will do
 ]
 """a learner's own case the judge must refuse in one line before building anything (issue 29 §5), with the words
 the line must hold; ``tests/test_serve.py`` sends each to the site too"""
