@@ -63,6 +63,37 @@ def test_the_filter_refuses_every_ipc_call():
     assert ipc_objects() == before
 
 
+def test_the_filter_refuses_the_page_cache_probes_and_the_locks_of_shared_files():
+    """A red team's channels between workers through files every worker may read: which pages are cached
+    (126/127: fadvise, RWF_NOWAIT) and who holds a lock (flock, fcntl). Each works without the filter,
+    and plain reads and fcntl's other commands still do with it."""
+    import fcntl
+
+    def probes() -> list:
+        fd = os.open(sys.executable, os.O_RDONLY)
+        return [lambda: os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED),
+                lambda: os.preadv(fd, [bytearray(1)], 0, os.RWF_NOWAIT),
+                lambda: fcntl.flock(fd, fcntl.LOCK_SH),
+                lambda: fcntl.lockf(fd, fcntl.LOCK_SH)]
+
+    def refused(filtered: bool) -> int:
+        calls = probes()
+        if filtered:
+            seccomp.install()
+        fd = os.open(sys.executable, os.O_RDONLY)
+        assert os.pread(fd, 1, 0) and fcntl.fcntl(fd, fcntl.F_GETFL) >= 0  # what a worker needs still works
+        found = 0
+        for i, call in enumerate(calls):
+            try:
+                call()
+            except PermissionError:
+                found |= 1 << i
+        return found
+
+    assert _in_child(lambda: refused(True)) == 0b1111
+    assert _in_child(lambda: refused(False)) == 0, "without the filter the probes work: the test tells nothing"
+
+
 @pytest.mark.parametrize("mode", list(ipc.MODES))
 def test_a_namespace_of_its_own_holds_what_the_process_makes_and_dies_with_it(mode):
     """Each mode gives the process a new namespace, keeps its ids, and nothing it makes there is left after it."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from judge.grading.progress import Progress
 from judge.grading.render import write_outputs
 from judge.grading.schedule import run_slots
 from judge.grading.shard import Shard
-from judge.grading.store import Store, judge_key, with_grading
+from judge.grading.store import Store, judge_key, read_stored, with_grading
 from judge.grading.summary import ClassSummary, summarise
 from judge.judging.plan import make_plan
 from judge.package.problem import Problem
@@ -106,10 +105,7 @@ def grade_folder(problem: Problem, submissions: Path, out: Path, *, jobs: int, d
 
 
 def _graded_folder(folder: Path) -> dict[str, Any]:
-    try:
-        meta = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        raise BadInput("merge_not_graded", path=folder) from None
+    meta = read_stored(folder / "summary.json")
     if not isinstance(meta, dict) or not {"problem", "shard", "students"} <= meta.keys():
         raise BadInput("merge_not_graded", path=folder)
     return meta

@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import socket
+import stat
 import threading
 from pathlib import Path
 from typing import Any
@@ -101,6 +102,29 @@ def _orphaned(tmp: Path) -> bool:
     return not Path(f"/proc/{parts[2]}").exists()
 
 
+def read_stored(path: Path) -> Any | None:
+    """A stored JSON file of an output folder, or None when it is not one the judge could have written: not a
+    regular file (a FIFO would block the reader forever), not UTF-8 JSON, holding NaN or an infinity (the judge
+    writes none), or nested past what the parser's stack allows. An output folder is the instructor's to edit,
+    so whatever it holds is read as untrusted input (the red team ended judge merge in three internal errors)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = file.read()
+    try:
+        return json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number the judge writes")
+
+
 class Store:
     def __init__(self, root: Path):
         self.root = root
@@ -116,10 +140,7 @@ class Store:
         return self.root / STUDENTS / student
 
     def load(self, student: str) -> dict[str, Any] | None:
-        try:
-            stored = json.loads((self.folder(student) / RESULTS).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
+        stored = read_stored(self.folder(student) / RESULTS)
         return stored if isinstance(stored, dict) and isinstance(stored.get("grading"), dict) else None
 
     def current(self, loaded: Loaded, key: str) -> dict[str, Any] | None:
@@ -133,10 +154,7 @@ class Store:
 
     def load_exact(self, student: str) -> dict[str, Any] | None:
         """The instructor's copy of a student's stored result, if it is there and of the same judgement."""
-        try:
-            exact = json.loads((self.folder(student) / EXACT).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
+        exact = read_stored(self.folder(student) / EXACT)
         stored = self.load(student)
         same = isinstance(exact, dict) and stored is not None and exact.get("grading") == stored["grading"]
         return exact if same else None

@@ -27,6 +27,8 @@ MAX_DEPTH = 32
 """how deeply a case's lists and objects may nest (the package's cases nest at most 10 levels)"""
 MAX_ELEMENTS = 1 << 22
 """the elements of every tensor, weight and label a case builds, together: 4 194 304 (32 MiB in float64)"""
+MAX_RANK = 8
+"""the dimensions of a tensor a case builds (torch refuses more than 64; the statements use at most 4)"""
 SEED_MAX = 2**63 - 1
 """seeds are 0 to 2**63 - 1, what ``torch.Generator.manual_seed`` takes on every platform"""
 
@@ -34,11 +36,11 @@ SIZE_FIELDS: dict[str, Callable[[list[int]], int]] = {
     "shape": math.prod,
     "linear": math.prod,
     "layernorm": math.prod,
-    "conv2d": lambda d: d[0] * d[1] * d[2] ** 2 if len(d) == 3 else math.prod(d),
+    "conv2d": lambda d: d[0] * d[1] * d[2] ** 2 if len(d) == 3 else math.prod(d),  # [c_in, c_out, k_h, k_w]
     "batchnorm1d": math.prod,
     "n": math.prod,
     "maxpool2d": lambda d: d[0] ** 2,
-    "padding": lambda d: (2 * d[0] + 1) ** 2,
+    "padding": lambda d: math.prod(2 * p + 1 for p in d) if len(d) == 2 else (2 * d[0] + 1) ** 2,
 }
 """the fields that size what a case builds, and how many elements each asks for (a layer's weights, a padded
 image's plane); a single integer counts as a list of one"""
@@ -78,9 +80,13 @@ def check_depth(text: str, path: Any) -> None:
 
 
 def _sizes(value: Any) -> list[int] | None:
-    """A size field's integers, or None when it holds something else (the kind's own check says what)."""
+    """A size field's integers, a pair inside it flattened (a conv's ``[k_h, k_w]``), or None when it holds
+    something else (the kind's own check says what)."""
     found = [value] if type(value) is int else value
-    return found if isinstance(found, list) and found and all(type(v) is int and v >= 0 for v in found) else None
+    if not isinstance(found, list):
+        return None
+    found = [v for item in found for v in (item if isinstance(item, list) and len(item) == 2 else [item])]
+    return found if found and all(type(v) is int and v >= 0 for v in found) else None
 
 
 def check_elements(objects: dict[str, Any], check: Failing) -> None:
@@ -96,6 +102,8 @@ def check_elements(objects: dict[str, Any], check: Failing) -> None:
             continue
         for key, item in value.items():
             sizes = _sizes(item) if key in SIZE_FIELDS else None
+            if sizes is not None and key == "shape" and len(sizes) > MAX_RANK:
+                check.fail(f"{where}.{key}", f"a shape of at most {MAX_RANK} dimensions")
             if sizes is not None:
                 total += SIZE_FIELDS[key](sizes)
                 if total > MAX_ELEMENTS:

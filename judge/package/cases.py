@@ -189,6 +189,8 @@ def _parse_json(text: str, path: Path) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise BadInput("case_not_json", path=path, line=exc.lineno, column=exc.colno, reason=exc.msg) from None
+    except ValueError:  # an integer past Python's digit limit for int() (4300): valid JSON the judge does not read
+        raise BadInput("case_number_too_long", path=path) from None
 
 
 def load_case(path: Path, visibility: str, methods: set[str]) -> Case:

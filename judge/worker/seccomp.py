@@ -21,6 +21,10 @@ covered too. Everything is allowed except the calls in ``DENIED``, which fail wi
   on a page not cached), and ``madvise`` with ``MADV_COLD``/``MADV_PAGEOUT``: a red team's 126 and 127 passed
   answers between students through which pages of a library nobody reads were cached. How long a read takes
   still tells a cached page from one on disk: that timing channel is not closed (docs/security.md);
+* what one worker could signal to another running at the same time through a file both may read (``WATCHES``):
+  ``flock``, the lock, lease and notify commands of ``fcntl`` (:data:`LOCK_COMMANDS`), and inotify and
+  fanotify, which see another process read a file (a red team held a lock on a read-only library file that a
+  concurrent process saw, 113 times in 25 s);
 * where no memory cgroup counts a worker's pages (``deny_memfd``): ``memfd_create`` and ``memfd_secret``, whose
   files no resident set shows and a submission has no use for.
 
@@ -69,6 +73,10 @@ IPC = (
 (the ``_time64`` variants exist on 32-bit ones)"""
 PAGE_CACHE = ("mincore", "cachestat", "fadvise64", "fadvise64_64", "arm_fadvise64_64", "readahead")
 """calls that read or set which pages of a file the kernel has cached (more in :func:`_deny_page_cache_flags`)"""
+WATCHES = ("flock", "inotify_init", "inotify_init1", "fanotify_init")
+"""calls that lock a file or watch other processes use it"""
+LOCK_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
+"""``fcntl``'s F_GETLK, F_SETLK, F_SETLKW, their F_OFD_ forms, F_SETLEASE, F_GETLEASE and F_NOTIFY"""
 RWF_NOWAIT = 0x00000008
 MADV_COLD, MADV_PAGEOUT = 20, 21
 CMP_EQ = 4  # SCMP_CMP_EQ in enum scmp_compare
@@ -119,7 +127,7 @@ def install(deny_memfd: bool = False) -> None:
     try:
         _check(lib.seccomp_attr_set(ctx, ATTR_TSYNC, 1), "TSYNC")
         deny = ACT_ERRNO | errno.EPERM
-        for name in DENIED + IPC + PAGE_CACHE + (MEMFD if deny_memfd else ()):
+        for name in DENIED + IPC + PAGE_CACHE + WATCHES + (MEMFD if deny_memfd else ()):
             number = lib.seccomp_syscall_resolve_name(name.encode())
             if number >= 0:  # a call this architecture does not have cannot be made
                 _check(lib.seccomp_rule_add_array(ctx, deny, number, 0, None), name)
@@ -135,13 +143,19 @@ def install(deny_memfd: bool = False) -> None:
 
 
 def _deny_page_cache_flags(lib: ctypes.CDLL, ctx: int, deny: int) -> None:
-    """The page-cache probes hidden in the flags of calls a worker needs otherwise: ``preadv2``/``pwritev2`` with
-    ``RWF_NOWAIT`` (their 6th argument) and ``madvise`` with ``MADV_COLD`` or ``MADV_PAGEOUT`` (its 3rd)."""
+    """The channels hidden in the arguments of calls a worker needs otherwise: ``preadv2``/``pwritev2`` with
+    ``RWF_NOWAIT`` (their 6th argument), ``fcntl``'s lock commands (its 2nd) and ``madvise`` with ``MADV_COLD`` or
+    ``MADV_PAGEOUT`` (its 3rd)."""
     for name in ("preadv2", "pwritev2"):
         number = lib.seccomp_syscall_resolve_name(name.encode())
         if number >= 0:
             nowait = _ArgCmp(5, CMP_MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT)
             _check(lib.seccomp_rule_add_array(ctx, deny, number, 1, ctypes.byref(nowait)), name)
+    for name in ("fcntl", "fcntl64"):
+        number = lib.seccomp_syscall_resolve_name(name.encode())
+        for command in LOCK_COMMANDS if number >= 0 else ():
+            _check(lib.seccomp_rule_add_array(ctx, deny, number, 1, ctypes.byref(_ArgCmp(1, CMP_EQ, command, 0))),
+                   name)
     madvise = lib.seccomp_syscall_resolve_name(b"madvise")
     for advice in (MADV_COLD, MADV_PAGEOUT):
         _check(lib.seccomp_rule_add_array(ctx, deny, madvise, 1, ctypes.byref(_ArgCmp(2, CMP_EQ, advice, 0))),
