@@ -13,8 +13,8 @@
 # under the "restricted" Pod Security Standard), the workers keep the judge's uid. Either way Landlock and the
 # seccomp filter give level L1 under the default seccomp profiles of Docker and containerd. See docs/clusters.md.
 #
-# The base image is pinned by digest: python:3.11-slim-bookworm as pinned in public Dockerfiles
-# (github.com/peiyang-z6/BandStructure_AI_Project and others); it was not pulled from here. To move to a newer
+# The base image is pinned by digest: the multi-platform index of python:3.11-slim-bookworm (3.11.16), as many
+# public Dockerfiles pinned it in October 2026; it could not be pulled from here to check. To move to a newer
 # build: docker buildx imagetools inspect python:3.11-slim-bookworm, and write its digest below.
 FROM python:3.11-slim-bookworm@sha256:a36c24f9cbdf4fd0f52d67f0823eeac19c2028c637cecc392d97f980d4fec56b
 
