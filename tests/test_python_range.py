@@ -86,6 +86,8 @@ def test_setup_refuses_an_older_python_in_one_line(toy_root, tmp_path):
 def test_an_export_installs_and_judges_on_the_oldest_claimed_python(toy_root, tmp_path):
     """The exported wheel, installed into a venv of the oldest claimed interpreter, judges its reference."""
     oldest = shutil.which(OLDEST or "")
+    if oldest is not None and subprocess.run([oldest, "-c", "pass"], capture_output=True).returncode != 0:
+        oldest = None  # a pyenv shim names python3.10 without any 3.10 installed behind it
     if oldest is None:
         pytest.skip(f"no {OLDEST} here: Debian's archive has none for this release and PyPI's portable "
                     "interpreters download their binaries from elsewhere; vermin's static check stands in")
