@@ -15,6 +15,19 @@ from typing import Any
 from judge.compat import tomllib
 from judge.messages_author import AUTHORING
 
+LANGUAGES = {"en": "English", "zh": "中文"}
+"""the languages a learner may read the judge in (``--lang``, the site's switch): statements, the site's words,
+reports and tags"""
+TAGS = ("activations", "adam", "autograd", "batchnorm", "clipping", "computation-graph", "conv2d", "cross-entropy",
+        "custom-function", "dead-units", "debugging", "detach", "diagnostics", "entropy", "finite-differences",
+        "float64", "gradient-check", "gradients", "hooks", "initialization", "json-only", "kaiming", "learning-rate",
+        "loss-scaling", "mixed-precision", "nan-inf", "nested-modules", "optimizers", "pytorch", "relu",
+        "requires-grad", "residual", "rule-engine", "running-stats", "sigmoid", "signal-propagation", "softmax",
+        "tanh", "train-eval", "training-loop", "vanishing-gradients", "warmup", "xavier")
+"""the problems' tag vocabulary, translated once for all of them: each tag is the key ``tag_<tag>`` (hyphens as
+underscores); a problem's tag outside it is shown as written (tests/test_zh.py holds the bundled problems to it)"""
+
+
 CATALOGUE: dict[str, str] = {
     # bad input (exit 2)
     "watch_waiting": "watching {path}: save it to judge the samples again (not recorded in the history; Ctrl-C stops)",
@@ -144,6 +157,37 @@ CATALOGUE: dict[str, str] = {
     "case_ran": "ran, nothing to compare: no expected values in the case",
     "case_ignored_fields": "ignored {fields}: only the judge uses them",
     "case_failed": "{verdict} in {method}",
+    # the report's own words (judge.report.render's text and HTML templates, the site's result pane), said in the
+    # report's language; verdict names are their identifiers in English
+    "verdict_accepted": "accepted", "verdict_wrong_answer": "wrong_answer",
+    "verdict_time_limit_exceeded": "time_limit_exceeded", "verdict_memory_limit_exceeded": "memory_limit_exceeded",
+    "verdict_runtime_error": "runtime_error", "verdict_compile_error": "compile_error",
+    "verdict_output_format_error": "output_format_error", "verdict_internal_error": "internal_error",
+    "verdict_ran": "ran", "verdict_not_run": "not run",
+    "mode_run": "run", "mode_submit": "submit",
+    "report_verdict_line": "{label}: {verdict}",
+    "report_verdict": "verdict",
+    "report_passed": "{passed}/{total} {scope} passed",
+    "report_rule": "a number passes when {rule}",
+    "report_submission": "Submission {path}",
+    "report_judge_failed": "The judge failed (not your fault): {reason}",
+    "report_case": "case", "report_cpu_time": "cpu time", "report_limit": "limit", "report_memory": "memory",
+    "report_field": "field", "report_got": "got", "report_expected": "expected", "report_error": "|error|",
+    "report_tolerance": "tolerance",
+    "report_got_expected": "Got {got}, expected {expected}",
+    "report_format_error": "{field}: got {got}, expected {expected}",
+    "report_inputs": "inputs:",
+    "report_hint": "hint",
+    "report_printed": "printed output:",
+    "report_hidden_case": "hidden case: {why}",
+    "report_cases_not_run": "Cases {numbers}: {reason}.",
+    "report_outputs": "no expected values: the outputs",
+    "report_returned": "{method} returned ({time})",
+    "report_judge": "Judge",
+    "report_judge_line": "judge {version} · security level {level} · device {device}{compared} · torch {torch}",
+    "report_compared": " (compared with {expected} expected values: none recorded for {device} yet)",
+    "report_expected_values": " (expected values: {expected})",
+    "report_none": "none",
     "case_failed_at": "{verdict} in {method} at {field}",
     # security level, printed in every report
     "security_level": "{level} ({layers}; {who}; {limits}{missing})",
@@ -252,6 +296,8 @@ CATALOGUE: dict[str, str] = {
     "show_status": "your status: {status}, {attempts} attempt(s) · 'judge history {slug}' lists them",
     "show_new": "your status: new · 'judge start {slug}' writes the starter file",
     "status_new": "new", "status_attempted": "attempted", "status_solved": "solved",
+    "list_column_status": "status", "list_column_problem": "problem", "list_column_title": "title",
+    "list_column_difficulty": "difficulty", "list_column_tries": "tries", "list_column_tags": "tags",
     "difficulty_easy": "easy", "difficulty_medium": "medium", "difficulty_hard": "hard",
     "help_show_code": "print each sample case's inputs as Python to paste, built bit for bit as the judge builds them, then its calls (instead of the statement)",
     # judge show SLUG --code: comments in the Python it prints (judge.package.snippet)
@@ -346,6 +392,7 @@ CATALOGUE: dict[str, str] = {
     "audit_case": "case {case} is stored as {status} but its verdict is {verdict}",
     "audit_figure": "its {figure} is stored as {stored} but its cases give {found}",
     "audit_source": "its source {source} is not the file that was judged (another sha256)",
+    **{f"tag_{tag.replace('-', '_')}": tag for tag in TAGS},
     **AUTHORING,
 }
 
@@ -372,3 +419,9 @@ def text_in(lang: str, key: str) -> str:
 
 def say_in(lang: str, key: str, **fields: Any) -> str:
     return text_in(lang, key).format(**fields)
+
+
+def tag_in(lang: str, tag: str) -> str:
+    """A problem's tag in ``lang``: its translation when it is one of :data:`TAGS`, else as the problem wrote it."""
+    known = f"tag_{tag.replace('-', '_')}" in CATALOGUE
+    return say_in(lang, f"tag_{tag.replace('-', '_')}") if known else tag

@@ -78,6 +78,8 @@ class Judge:
     exact: bool = False
     """whether reports give hidden cases' figures exactly (the author's ``judge verify``, who holds the cases);
     else coarse (:func:`judge.report.build.coarse`)"""
+    lang: str = "en"
+    """the language of its reports' sentences and renderings (:data:`judge.messages.LANGUAGES`): the learner's"""
     launching: Callable[[Launch], Launch] | None = None
     """wraps how each worker is started (the site's Stop button keeps every worker it may have to kill)"""
 
@@ -132,6 +134,7 @@ class Judge:
             mode=plan.mode, problem=plan.problem,
             submission={"path": submitted.source, "sha256": hashlib.sha256(submitted.data).hexdigest()},
             results=results, expected=plan.expected, environment=environment, wall_s=wall_s, exact=self.exact,
+            lang=self.lang,
         )
 
 
@@ -157,20 +160,21 @@ def judge_guarded(submitted: Submitted, judge: Judge, *, on_start: Callable[[Pla
     except BadInput:
         raise
     except JudgeError as exc:
-        return failure_report(asked.problem, submitted, asked.mode, asked.device, str(exc))
+        return failure_report(asked.problem, submitted, asked.mode, asked.device, str(exc), judge.lang)
     except Exception as exc:  # noqa: BLE001 -- a report is written even when the judge itself fails
         traceback.print_exc()
-        return failure_report(asked.problem, submitted, asked.mode, asked.device, f"{type(exc).__name__}: {exc}")
+        return failure_report(asked.problem, submitted, asked.mode, asked.device, f"{type(exc).__name__}: {exc}",
+                              judge.lang)
 
 
 def failure_report(problem: Problem | None, submitted: Submitted, mode: str, device: str,
-                   reason: str) -> dict[str, Any]:
+                   reason: str, lang: str = "en") -> dict[str, Any]:
     """The report written when the judge itself failed: the verdict is ``internal_error``, never the learner's."""
     return build_report(
         mode=mode, problem=problem or _Unknown(), submission={"path": submitted.source, "sha256": ""},
         results=[], expected=[], environment={"torch": torch_version(), "device": device, "expected_device": [],
                                                "security_level": probe.level(device)},
-        wall_s=0.0, judge_error=reason,
+        wall_s=0.0, judge_error=reason, lang=lang,
     )
 
 

@@ -31,7 +31,7 @@ KEY_POSITION = {"say": 0, "say_in": 1, "BadInput": 0, "InternalError": 0, "Judge
 fields, to ``messages.say`` (``judge.errors``, ``judge.judging.session``, ``judge.package.snippet``)"""
 KEY_KEYWORD = {"_strings": "key"}
 """callables that take a key as a keyword (``judge.serve.app``)"""
-TEMPLATE_SAY = re.compile(r"""say\(\s*["'](\w+)["']([^)]*)\)""")
+TEMPLATE_SAY = re.compile(r"""say(?:_code)?\(\s*["'](\w+)["']([^)]*)\)""")
 
 
 @dataclass(frozen=True)

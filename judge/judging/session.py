@@ -86,10 +86,20 @@ class CaseResult:
         return max((c.peak_rss_bytes for c in self.calls), default=0)
 
 
+class JudgesNote(dict):  # type: ignore[type-arg]
+    """An error entry in the judge's own words, which keeps its message key and fields, so that a report in
+    another language says it in that one (:func:`judge.report.build.build_report`). A worker's reply is decoded
+    into plain dicts, so a submission can never pass one off as the judge's."""
+
+    def __init__(self, name: str, key: str, fields: dict[str, Any]):
+        super().__init__(exc=name, msg=messages.say(key, **fields))
+        self.key, self.fields = key, fields
+
+
 def _judges_note(name: str, key: str, **fields: Any) -> dict[str, Any]:
     """An error entry in the judge's own words (``exc`` names the judge's step in a learner's words, never a
     submission's class nor one of the judge's)."""
-    return {"exc": name, "msg": messages.say(key, **fields)}
+    return JudgesNote(name, key, fields)
 
 
 def ending_fields(outcome: Outcome, limits: CaseLimits) -> dict[str, Any]:

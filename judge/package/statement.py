@@ -49,9 +49,11 @@ def examples(problem: Problem, lang: str = "en") -> list[dict[str, Any]]:
 
 
 def context(problem: Problem, lang: str = "en") -> dict[str, Any]:
-    """What a statement template sees; ``problem.difficulty`` is the word in the statement's language."""
+    """What a statement template sees; ``problem.difficulty`` and ``problem.tags`` are the words in the statement's
+    language."""
     difficulty = messages.say_in(lang, f"difficulty_{problem.meta['difficulty']}")
-    return {"problem": {**problem.meta, "difficulty": difficulty}, "constants": problem.constants, "methods": problem.methods,
+    tags = [messages.tag_in(lang, tag) for tag in problem.meta.get("tags", [])]
+    return {"problem": {**problem.meta, "difficulty": difficulty, "tags": tags}, "constants": problem.constants, "methods": problem.methods,
             "rule": problem.tolerance.formula, "comparison": problem.tolerance.sentence(lang),
             "examples": examples(problem, lang)}
 

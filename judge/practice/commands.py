@@ -39,7 +39,8 @@ def _judge(args: argparse.Namespace, mode: str) -> int:
     path = _solution_path(args)
     data = read_submission(path)
     case = getattr(args, "case", None)
-    report = judge_guarded(Submitted(path, data), Judge(Asked(problem, mode, args.device, Path(case) if case else None)))
+    asked = Asked(problem, mode, args.device, Path(case) if case else None)
+    report = judge_guarded(Submitted(path, data), Judge(asked, lang=args.lang))
     if not case:  # a case of one's own is not an attempt at the problem's cases: not recorded
         _, warning = record_report(report, code=data.decode("utf-8"))  # read_submission checked that it is UTF-8
         if warning:
@@ -65,7 +66,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
     slugs = available()
     color = use_color(sys.stdout.isatty(), args.no_color)
-    sys.stdout.write(problem_list([find_problem(s) for s in slugs], progress(), color))
+    sys.stdout.write(problem_list([find_problem(s) for s in slugs], progress(), color, args.lang))
     return EXIT_OK
 
 
@@ -127,7 +128,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         print(messages.say("watch_judging", path=visible(str(path))), flush=True)
 
     try:
-        watch(problem, path, show, args.device, judging=judging)
+        watch(problem, path, show, args.device, judging=judging, lang=args.lang)
     except KeyboardInterrupt:
         print(messages.say("watch_stopped"))
     return EXIT_OK
@@ -194,17 +195,24 @@ def _add_judging_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where the worker runs (default: cpu)")
     p.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
     p.add_argument("--verbose", action="store_true", help="show the worker's security layers in full")
+    _add_lang(p)
+
+
+def _add_lang(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lang", choices=tuple(messages.LANGUAGES), default="en",
+                   help="the language to read it in: statement, report and tags (default: en)")
 
 
 def add_commands(sub: Any) -> None:
     """Add the learner's commands to ``judge``'s subcommands (``sub``, from ``add_subparsers``)."""
     listing = add_command(sub, "list", cmd_list, "list the problems with their difficulty, tags and your progress")
     listing.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
+    _add_lang(listing)
 
     show = add_command(sub, "show", cmd_show, "read a problem's statement in the terminal")
     show.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
     show.add_argument("slug", help="the problem, e.g. training-diagnostics")
-    show.add_argument("--lang", choices=("en", "zh"), default="en", help="statement language (default: en)")
+    _add_lang(show)
     show.add_argument("--code", action="store_true", help=messages.say("help_show_code"))
 
     start = add_command(sub, "start", cmd_start, "write a problem's starter file to work in")
@@ -225,6 +233,7 @@ def add_commands(sub: Any) -> None:
     watch.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where the worker runs (default: cpu)")
     watch.add_argument("--no-color", action="store_true", help="no colours and no clearing the screen")
     watch.add_argument("--verbose", action="store_true", help="show the worker's security layers in full")
+    _add_lang(watch)
 
     history = add_command(sub, "history", cmd_history, messages.say("help_history"))
     history.add_argument("slug", nargs="?", help="the problem (default: every problem)")

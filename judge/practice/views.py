@@ -32,15 +32,18 @@ def table(header: tuple[str, ...], rows: list[tuple[str, ...]], right: frozenset
     return "\n".join(lines) + "\n"
 
 
-def problem_list(problems: list[Problem], progress: dict[str, Progress], color: bool) -> str:
+def problem_list(problems: list[Problem], progress: dict[str, Progress], color: bool, lang: str = "en") -> str:
+    """The problems with their status, difficulty and tags in ``lang`` (the slugs and titles as written)."""
     mine = [progress.get(p.slug, NO_ATTEMPTS) for p in problems]
-    rows = [(m.status.value, p.slug, p.title, p.meta["difficulty"], str(m.submissions), ", ".join(p.meta.get("tags", [])))
-            for p, m in zip(problems, mine)]
+    rows = [(messages.say_in(lang, f"status_{m.status.value}"), p.slug, p.title,
+             messages.say_in(lang, f"difficulty_{p.meta['difficulty']}"), str(m.submissions),
+             ", ".join(messages.tag_in(lang, t) for t in p.meta.get("tags", []))) for p, m in zip(problems, mine)]
     paint = (0, [STATUS_COLORS[m.status] for m in mine]) if color else None
     statuses = [m.status for m in mine]
-    summary = messages.say("list_summary", solved=statuses.count(Status.SOLVED), total=len(problems),
-                           attempted=statuses.count(Status.ATTEMPTED))
-    return table(messages.LIST_COLUMNS, rows, frozenset({4}), paint) + "\n" + summary + "\n"
+    summary = messages.say_in(lang, "list_summary", solved=statuses.count(Status.SOLVED), total=len(problems),
+                              attempted=statuses.count(Status.ATTEMPTED))
+    header = tuple(messages.say_in(lang, f"list_column_{column}") for column in messages.LIST_COLUMNS)
+    return table(header, rows, frozenset({4}), paint) + "\n" + summary + "\n"
 
 
 def cpu_cell(attempt: Attempt) -> str:

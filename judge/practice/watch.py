@@ -29,10 +29,10 @@ POLL_S = 0.1
 class Watcher:
     """One problem's sample cases, judged again and again through one warm process."""
 
-    def __init__(self, problem: Problem, device: str = "cpu"):
+    def __init__(self, problem: Problem, device: str = "cpu", lang: str = "en"):
         plan = make_plan(problem, "run", device)
         self.pool = WorkerPool(plan.confinement)
-        self._judge = Judge(plan, self.pool)
+        self._judge = Judge(plan, self.pool, lang=lang)
 
     def judge(self, submitted: Submitted) -> dict[str, Any]:
         """The report of ``judge run`` for ``submitted``."""
@@ -51,11 +51,11 @@ def _snapshot(path: Path) -> bytes | None:
 
 def watch(problem: Problem, path: Path, show: Callable[[dict[str, Any]], None], device: str = "cpu",
           poll_s: float = POLL_S, keep_going: Callable[[], bool] = lambda: True,
-          judging: Callable[[], None] = lambda: None) -> None:
+          judging: Callable[[], None] = lambda: None, lang: str = "en") -> None:
     """Judge ``path`` now and after every change to its bytes, handing each report to ``show``, while
     ``keep_going()`` (Ctrl-C stops it too: the caller catches it). ``judging()`` is called as soon as a change
     is seen, before it is judged, so the last verdict shown never stands for a file that has changed since."""
-    watcher = Watcher(problem, device)
+    watcher = Watcher(problem, device, lang)
     seen: str | None = None
     try:
         while keep_going():

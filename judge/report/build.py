@@ -29,7 +29,9 @@ Schema (``schema_version`` 1). Top-level fields follow Gradescope's ``results.js
 Also ``schema_version``, ``verdict`` (overall), ``mode`` (``run``/``submit``), ``passed``, ``total``,
 ``problem`` (``slug``, ``title``), ``submission`` (``path``, ``sha256``) and ``judge`` (``version``, ``torch``,
 ``device``, ``expected_device``, ``security_level``, ``comparison_rule``, ``time_budget_s``: what the whole
-submission may spend, :mod:`judge.judging.allowance`, ``judge_error``).
+submission may spend, :mod:`judge.judging.allowance`, ``judge_error``), and ``lang`` when the learner reads
+the judge in a language other than English (``judge run --lang zh``, the site's 中文): the language of its
+sentences (``output``, notes, limits, case titles) and of every rendering of it (:mod:`judge.report.render`).
 
 Strict JSON has no NaN or infinity: a value that holds one writes it as a case file does,
 ``{"$float": "nan" | "inf" | "-inf"}`` (:func:`judge.package.cases.tag_nonfinite`), never as a string a
@@ -46,7 +48,7 @@ from judge import messages
 from judge.judging.compare import Difference
 from judge.judging.allowance import STRIKES, Why, total_budget_s
 from judge.judging.hints import recognise
-from judge.judging.session import CallResult, CaseResult
+from judge.judging.session import CallResult, CaseResult, JudgesNote
 from judge.judging.verdict import HIDDEN_LIMIT_NOTES, LIMIT_ENDINGS, Verdict, overall
 from judge.machine import judge_version
 from judge.package.cases import tag_nonfinite
@@ -71,18 +73,18 @@ def coarse(value: float | None, limit: float, steps: int = HIDDEN_STEPS) -> floa
     return min(max(math.ceil(value / step - 1e-9), 1), steps) * step
 
 
-def _hidden_call(call: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+def _hidden_call(call: dict[str, Any], extra: dict[str, Any], lang: str) -> dict[str, Any]:
     """What a learner sees of one call of a hidden case: its method and verdict, and for a limit the limit alone
     (:data:`~judge.judging.verdict.HIDDEN_LIMIT_NOTES`); no time of its own, which would be 2 more bits a call."""
     entry = {"method": call["method"], "verdict": call["verdict"]}
     note = HIDDEN_LIMIT_NOTES.get(call["verdict"])
     if note:
-        entry["limit"] = messages.say(note, cpu_limit_s=extra["time_limit_s"],
-                                      memory_limit_mib=extra["memory_limit_mb"])
+        entry["limit"] = messages.say_in(lang, note, cpu_limit_s=extra["time_limit_s"],
+                                         memory_limit_mib=extra["memory_limit_mb"])
     return entry
 
 
-def _coarse_test(test: dict[str, Any]) -> dict[str, Any]:
+def _coarse_test(test: dict[str, Any], lang: str) -> dict[str, Any]:
     """A hidden case's test entry as a learner sees it (figures coarse, calls reduced to what the judge chose); a
     visible case's as it is."""
     extra = test["extra_data"]
@@ -91,14 +93,14 @@ def _coarse_test(test: dict[str, Any]) -> dict[str, Any]:
     cpu_limit, memory_limit = extra["time_limit_s"], extra["memory_limit_mb"]
     cpu = coarse(extra["cpu_time_s"], cpu_limit)
     extra = {**extra, "cpu_time_s": cpu, "peak_memory_mb": coarse(extra["peak_memory_mb"], memory_limit),
-             "coarse": cpu is not None, "calls": [_hidden_call(c, extra) for c in extra["calls"]]}
+             "coarse": cpu is not None, "calls": [_hidden_call(c, extra, lang) for c in extra["calls"]]}
     return {**test, **({"execution_time": cpu} if "execution_time" in test else {}), "extra_data": extra}
 
 
 def coarsened(report: dict[str, Any]) -> dict[str, Any]:
     """The report a learner sees, from an exact one (the same report if it is coarse already): every hidden case's
     figures coarse, and the whole judgement's time in whole seconds once a hidden case has run."""
-    tests = [_coarse_test(t) for t in report["tests"]]
+    tests = [_coarse_test(t, report.get("lang", "en")) for t in report["tests"]]
     wall_s = report["execution_time"]
     if any(t["extra_data"]["hidden"] and t["extra_data"]["verdict"] is not None for t in report["tests"]):
         wall_s = float(math.ceil(wall_s))
@@ -119,21 +121,26 @@ def _failed_field(call: CallResult) -> str | None:
     return comparison.differences[0].field if comparison.differences else None
 
 
-def _named(error: dict[str, Any] | None, source: str) -> dict[str, Any] | None:
+def _named(error: dict[str, Any] | None, source: str, lang: str) -> dict[str, Any] | None:
     """A worker's error with the name its submission was compiled under replaced by the learner's own (the path
-    they gave, ``notebook``, ``browser``), so messages and tracebacks point into their file."""
+    they gave, ``notebook``, ``browser``), so messages and tracebacks point into their file; a note in the judge's
+    own words (:class:`~judge.judging.session.JudgesNote`, never a worker's reply) said in ``lang``."""
     if not error:
         return error
+    if isinstance(error, JudgesNote):
+        error = {**error, "msg": messages.say_in(lang, error.key, **error.fields)}
     return {k: v.replace(SOURCE_NAME, source) if k in ("msg", "trace") and type(v) is str else v
             for k, v in error.items()}
 
 
-def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, str]], source: str) -> dict[str, Any]:
+def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, str]], source: str,
+          lang: str) -> dict[str, Any]:
     entry: dict[str, Any] = {"method": call.method, "verdict": call.verdict.value,
                              "cpu_time_s": round(call.cpu_s, 4) if call.measured else None}
     if not visible:  # the field a hidden case failed at is the submission's choice: never named (issue 29)
         if call.ending in LIMIT_ENDINGS:
-            entry["limit"] = call.error["msg"]  # the judge's own words; exact, for an exact report alone
+            entry["limit"] = _named(call.error, source, lang)["msg"]  # the judge's own words; exact, for an exact
+            # report alone
         return entry
     entry["failed_field"] = _failed_field(call)
     comparison = call.comparison
@@ -142,7 +149,7 @@ def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, 
         "expected": tag_nonfinite(expected),
         "differences": [_difference(d) for d in (comparison.differences if comparison else [])],
         "format_error": _difference(comparison.format_error) if comparison and comparison.format_error else None,
-        "error": _named(call.error, source),
+        "error": _named(call.error, source, lang),
         "stdout": call.output,
         "hints": hints,
     })
@@ -169,7 +176,7 @@ def _ran(result: CaseResult) -> CaseResult:
 
 
 def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue: dict[str, str],
-          tolerance: Tolerance, source: str, budget_s: float) -> dict[str, Any]:
+          tolerance: Tolerance, source: str, budget_s: float, lang: str) -> dict[str, Any]:
     """A case's entry with exact figures (:func:`coarsened` makes a hidden case's coarse)."""
     visible = not result.case.hidden
     passed = result.verdict in (Verdict.ACCEPTED, Verdict.RAN)
@@ -185,18 +192,19 @@ def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue
         "time_limit_s": round(limits.cpu_s, 3),
         "memory_limit_mb": round(limits.memory_bytes / MB),
         "coarse": False,
-        "calls": [_call(c, expected[i] if expected else None, visible, hints.get(i, []), source)
+        "calls": [_call(c, expected[i] if expected else None, visible, hints.get(i, []), source, lang)
                   for i, c in enumerate(result.calls)],
     }
     if result.not_run is not None:
         extra["not_run"] = {"reason": result.not_run.why.value, "method": result.not_run.method}
+    title = result.case.titles.get(lang, result.case.title)
     if visible:
-        extra["title"] = result.case.title
+        extra["title"] = title
         extra["inputs"] = describe_inputs(result.case)
     if result.case.ignored:
-        extra["note"] = messages.say("case_ignored_fields", fields=", ".join(result.case.ignored))
+        extra["note"] = messages.say_in(lang, "case_ignored_fields", fields=", ".join(result.case.ignored))
     test: dict[str, Any] = {
-        "name": f"{result.case.id}" + (f": {result.case.title}" if visible else ""),
+        "name": f"{result.case.id}" + (f": {title}" if visible else ""),
         "number": str(number),
         "status": "passed" if passed else "failed",
         "score": 1.0 if passed else 0.0,
@@ -204,32 +212,39 @@ def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue
     }
     if measured:
         test["execution_time"] = cpu_s
-    return {**test, "output": _summary_line(result, budget_s), "visibility": "visible", "extra_data": extra}
+    return {**test, "output": _summary_line(result, budget_s, lang), "visibility": "visible", "extra_data": extra}
 
 
-def _summary_line(result: CaseResult, budget_s: float) -> str:
+def _summary_line(result: CaseResult, budget_s: float, lang: str) -> str:
     if result.not_run is not None and result.not_run.why is Why.METHOD:
-        return messages.say("case_not_run_method", method=result.not_run.method, strikes=STRIKES)
+        return messages.say_in(lang, "case_not_run_method", method=result.not_run.method, strikes=STRIKES)
     if result.not_run is not None:
-        return messages.say("case_not_run_budget", budget=budget_s)
+        return messages.say_in(lang, "case_not_run_budget", budget=budget_s)
     if result.verdict is None:
-        return messages.say("case_not_run")
+        return messages.say_in(lang, "case_not_run")
     if result.verdict is Verdict.RAN:
-        return messages.say("case_ran")
+        return messages.say_in(lang, "case_ran")
     failing = next((c for c in result.calls if c.verdict is not Verdict.ACCEPTED), None)
     if failing is None:
-        return messages.say("case_accepted")
+        return messages.say_in(lang, "case_accepted")
+    verdict = verdict_name(lang, failing.verdict.value)
     where = None if result.case.hidden else _failed_field(failing)
     if where:
-        return messages.say("case_failed_at", verdict=failing.verdict.value, method=failing.method, field=where)
-    return messages.say("case_failed", verdict=failing.verdict.value, method=failing.method)
+        return messages.say_in(lang, "case_failed_at", verdict=verdict, method=failing.method, field=where)
+    return messages.say_in(lang, "case_failed", verdict=verdict, method=failing.method)
+
+
+def verdict_name(lang: str, verdict: str | None) -> str:
+    """A verdict as a learner reads it in ``lang`` (None: the case was not run); in English, its identifier."""
+    return messages.say_in(lang, f"verdict_{verdict or 'not_run'}")
 
 
 def build_report(*, mode: str, problem: Any, submission: dict[str, str], results: list[CaseResult],
                  expected: list[list[Any]], environment: dict[str, Any], wall_s: float,
-                 judge_error: str | None = None, exact: bool = False) -> dict[str, Any]:
+                 judge_error: str | None = None, exact: bool = False, lang: str = "en") -> dict[str, Any]:
     """The report; ``exact``: hidden cases' figures too are exact (for an author's or an instructor's eyes,
-    never a learner's: :func:`coarsened` is what a learner sees)."""
+    never a learner's: :func:`coarsened` is what a learner sees); ``lang``: the language of its sentences and
+    of every rendering of it (:data:`judge.messages.LANGUAGES`)."""
     if expected is None:  # nothing to compare: a learner's own case without expected values
         results = [_ran(r) for r in results]
     verdicts = [r.verdict for r in results]
@@ -239,11 +254,11 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
     tolerance = getattr(problem, "tolerance", DEFAULT)
     source = submission["path"]
     budget_s = round(total_budget_s([r.case for r in results], [r.limits for r in results]), 3)
-    tests = [_test(i + 1, r, expected[i] if expected else None, catalogue, tolerance, source, budget_s)
+    tests = [_test(i + 1, r, expected[i] if expected else None, catalogue, tolerance, source, budget_s, lang)
              for i, r in enumerate(results)]
     if environment.get("startup_error"):
-        environment = {**environment, "startup_error": _named(environment["startup_error"], source)}
-    scope = messages.say("scope_run" if mode == "run" else "scope_submit")
+        environment = {**environment, "startup_error": _named(environment["startup_error"], source, lang)}
+    scope = messages.say_in(lang, "scope_run" if mode == "run" else "scope_submit")
     report = {
         "schema_version": SCHEMA_VERSION,
         "verdict": final.value,
@@ -253,13 +268,15 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
         "passed": passed,
         "total": len(results),
         "execution_time": round(wall_s, 3),
-        "output": messages.say("report_ran", total=len(results)) if final is Verdict.RAN else messages.say(
-            "report_summary", verdict=final.value, passed=passed, total=len(results), scope=scope),
+        "output": messages.say_in(lang, "report_ran", total=len(results)) if final is Verdict.RAN else messages.say_in(
+            lang, "report_summary", verdict=verdict_name(lang, final.value), passed=passed, total=len(results),
+            scope=scope),
         "visibility": "visible",
         "problem": {"slug": problem.slug, "title": problem.title},
         "submission": submission,
         "judge": {"version": judge_version(), "comparison_rule": tolerance.formula, "time_budget_s": budget_s,
                   "judge_error": judge_error, **environment},
         "tests": tests,
+        **({"lang": lang} if lang != "en" else {}),
     }
     return report if exact else coarsened(report)

@@ -29,6 +29,7 @@ from judge import messages
 from judge.judging.allowance import STRIKES
 from judge.package.cases import untag_nonfinite
 from judge.report import escape, junit
+from judge.report.build import verdict_name
 from judge.report.style import ansi, verdict_css
 
 FORMATS = ("text", "json", "markdown", "html", "junit")
@@ -85,10 +86,9 @@ def environment(output: str, color: bool = False) -> jinja2.Environment:
     env.filters["rjust"] = lambda v, n: str(v).rjust(n)
     env.filters["json"] = lambda v: json.dumps(untag_nonfinite(v))
     env.globals["verdict_css"] = verdict_css
-    env.globals["say"] = messages.say  # the judge's own sentences, escaped like any value
     env.filters["ms"] = lambda s: f"{s * 1000:.1f} ms" if s is not None else "-"
     env.filters["mb"] = lambda m: f"{m:.0f} MB" if m is not None else "-"  # None: nothing was measured
-    env.globals["budget_line"] = lambda budget: messages.say("report_budget", budget=budget, strikes=STRIKES)
+    env.globals.update(words("en"))  # a class page's words; a report's are said in its own language (render)
     env.globals["exact_hidden"] = exact_hidden
     env.filters["case_numbers"] = case_numbers
     env.filters["url_path"] = escape.url_path
@@ -104,6 +104,19 @@ def environment(output: str, color: bool = False) -> jinja2.Environment:
             f"\x1b[{ansi(verdict) or '0'}m{escape.visible(str(text))}\x1b[0m")) if color else (
             lambda text, verdict: text)
     return env
+
+
+def words(lang: str) -> dict[str, Any]:
+    """What a template says in ``lang`` (a report's own, :func:`judge.report.build.build_report`): the judge's
+    sentences (escaped like any value), a verdict's name, and for HTML a sentence whose fields are code spans."""
+    def say_code(key: str, **fields: Any) -> Markup:
+        code = {name: Markup("<code>{}</code>").format(escape.visible(str(value))) for name, value in fields.items()}
+        return Markup(escape.visible(messages.text_in(lang, key))).format(**code)
+
+    return {"say": functools.partial(messages.say_in, lang), "say_code": say_code,
+            "verdict_name": functools.partial(verdict_name, lang),
+            "mode_name": lambda mode: messages.say_in(lang, f"mode_{mode}"),
+            "budget_line": lambda budget: messages.say_in(lang, "report_budget", budget=budget, strikes=STRIKES)}
 
 
 def exact_hidden(report: dict[str, Any]) -> bool:
@@ -125,10 +138,10 @@ def render(report: dict[str, Any], fmt: str, color: bool = False, verbose: bool 
         return json.dumps(escape.json_safe(report), indent=2, allow_nan=False) + "\n"
     output = OUTPUT_TYPES[fmt]
     template = environment(output, color and output == "text").get_template(_TEMPLATES[fmt])
-    return template.render(r=escape.displayable(report), verbose=verbose)
+    return template.render(r=escape.displayable(report), verbose=verbose, **words(report.get("lang", "en")))
 
 
 def html_fragment(report: dict[str, Any], verbose: bool = False) -> str:
     """The HTML report without its page around it, styled inside its own ``div``: for a notebook cell's output."""
-    return environment("html").get_template("report.fragment.html.j2").render(r=escape.displayable(report),
-                                                                              verbose=verbose)
+    return environment("html").get_template("report.fragment.html.j2").render(
+        r=escape.displayable(report), verbose=verbose, **words(report.get("lang", "en")))
