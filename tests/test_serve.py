@@ -283,7 +283,7 @@ def test_a_pasted_case_shows_the_returned_values_or_the_differences_and_is_not_r
     assert done["type"] == "done" and done["verdict"] == "ran" and done["attempt"] is None
     assert done["report"]["tests"][0]["extra_data"]["case"] == "custom/input"
     got = json.dumps(raw["expected"]["cpu"]["outputs"][0])[:40]
-    assert "no expected values, the outputs" in done["html"] and "returned" in done["html"]
+    assert "no expected values: the outputs" in done["html"] and "returned" in done["html"]
     assert got.replace('"', "&#34;") in done["html"] or got.replace('"', "&quot;") in done["html"]
 
     hostile = REFERENCE_SOURCE + """

@@ -46,12 +46,12 @@ def problem_list(problems: list[Problem], progress: dict[str, Progress], color: 
     return table(header, rows, frozenset({4}), paint) + "\n" + summary + "\n"
 
 
-def cpu_cell(attempt: Attempt) -> str:
+def cpu_cell(attempt: Attempt, lang: str = "en") -> str:
     """The history's CPU figure: measured on the samples; for an old submit, its coarse bound, marked as one."""
     if attempt.samples_cpu_s is not None:
         return f"{attempt.samples_cpu_s * 1000:.1f} ms"
     bound = attempt.cpu_bound_s
-    return messages.say("history_cpu_bound", ms=bound * 1000) if bound is not None else "-"
+    return messages.say_in(lang, "history_cpu_bound", ms=bound * 1000) if bound is not None else "-"
 
 
 def attempt_list(attempts: list[Attempt], color: bool, where: str, one_problem: bool) -> str:

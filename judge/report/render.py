@@ -28,6 +28,7 @@ from markupsafe import Markup
 from judge import messages
 from judge.judging.allowance import STRIKES
 from judge.package.cases import untag_nonfinite
+from judge.package.text import display_width
 from judge.report import escape, junit
 from judge.report.build import verdict_name
 from judge.report.style import ansi, verdict_css
@@ -82,8 +83,8 @@ def environment(output: str, color: bool = False) -> jinja2.Environment:
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
     )
     env.filters["num"] = _number
-    env.filters["ljust"] = lambda v, n: str(v).ljust(n)
-    env.filters["rjust"] = lambda v, n: str(v).rjust(n)
+    env.filters["ljust"] = lambda v, n: str(v) + " " * (n - display_width(str(v)))  # by columns: 用例 takes 4
+    env.filters["rjust"] = lambda v, n: " " * (n - display_width(str(v))) + str(v)
     env.filters["json"] = lambda v: json.dumps(untag_nonfinite(v))
     env.globals["verdict_css"] = verdict_css
     env.filters["ms"] = lambda s: f"{s * 1000:.1f} ms" if s is not None else "-"

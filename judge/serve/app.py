@@ -13,6 +13,7 @@ far, ``POST /api/jobs/<id>/stop`` stops it (its workers are killed; 409 when it 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -37,14 +38,14 @@ from judge.package.statement import markdown_html, render_markdown
 from judge.practice.history import attempts, progress
 from judge.practice.views import NO_ATTEMPTS, cpu_cell
 from judge.report.escape import inline, url_path
-from judge.report.render import finalizer, html_fragment
+from judge.report.render import finalizer, html_fragment, words
 from judge.report.style import verdict_css
 from judge.serve import store
 from judge.serve.judging import AlreadyJudging, Job, Judging, check_case
 from judge.serve.security import Guard
 
 HERE = Path(__file__).parent
-LANGUAGES = {"en": "English", "zh": "中文"}
+LANGUAGES = messages.LANGUAGES
 MODES = ("run", "submit")
 CUSTOM_MODE = "custom"
 """the URL of a Run on the learner's own case"""
@@ -56,9 +57,13 @@ SITE_LABELS = (
     "site_full_report", "site_returned", "site_no_result", "site_passed", "site_splitter", "serve_lost",
     "serve_running", "serve_submitting", "serve_custom_running", "serve_stopping", "serve_reset_confirm",
     "serve_custom_help", "status_new", "status_attempted", "status_solved", "difficulty_easy", "difficulty_medium",
-    "difficulty_hard")
-"""every word of the problem page's own (not the statement's, not the report's), in each statement language: the
-page's script shows them in the language the learner picks"""
+    "difficulty_hard", "verdict_accepted", "verdict_wrong_answer", "verdict_time_limit_exceeded",
+    "verdict_memory_limit_exceeded", "verdict_runtime_error", "verdict_compile_error", "verdict_output_format_error",
+    "verdict_internal_error", "verdict_ran", "verdict_not_run", "report_field", "report_got", "report_expected",
+    "report_error", "report_tolerance", "report_format_error", "site_problems")
+"""every word of the problem page's own and of its result pane (not the statement's; the report's sentences come
+written in the page's language, :func:`_language`), in each statement language: the page's script shows them in
+the language the learner picks"""
 JUDGE_ONLY_FIELDS = ("mistakes", "translations")
 """a sample case's fields that only the judge and the statement use: left out of the Use as custom input button"""
 
@@ -88,9 +93,22 @@ def _environment() -> jinja2.Environment:
 TEMPLATES = _environment()
 
 
+def page_language(request: Request) -> str:
+    """The language a page is shown in: ``?lang=`` when it is one of :data:`LANGUAGES` (the list page's switch, and
+    the problem page's links once the learner picks a language there), else English."""
+    lang = request.query_params.get("lang", "en")
+    return lang if lang in LANGUAGES else "en"
+
+
 def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     site: Site = request.app.state.site
-    html = TEMPLATES.get_template(name).render(token=site.token, has_class=site.graded is not None, **context)
+    lang = page_language(request)
+    html = TEMPLATES.get_template(name).render(token=site.token, has_class=site.graded is not None, lang=lang,
+                                               languages=LANGUAGES, **words(lang),
+                                               tag_name=functools.partial(messages.tag_in, lang),
+                                               status_name=lambda status: messages.say_in(lang, f"status_{status}"),
+                                               difficulty_name=lambda level: messages.say_in(lang, f"difficulty_{level}"),
+                                               **context)
     return HTMLResponse(html, status_code=status)
 
 
@@ -124,7 +142,7 @@ async def problem_page(request: Request) -> HTMLResponse:
     site: Site = request.app.state.site
     running = site.judging.running(problem.slug)
     labels = {lang: {key: messages.text_in(lang, key) for key in SITE_LABELS} for lang in statements}
-    return _page(request, "problem.html.j2", problem=problem, statements=statements, languages=LANGUAGES,
+    return _page(request, "problem.html.j2", problem=problem, statements=statements,
                  code=code if code is not None else starter, starter=starter, samples=_samples(problem),
                  labels=json.dumps(labels, ensure_ascii=False),
                  progress=progress().get(problem.slug, NO_ATTEMPTS), running=running.id if running else "")
@@ -140,7 +158,8 @@ def _samples(problem: Problem) -> list[dict[str, Any]]:
 async def history_page(request: Request) -> HTMLResponse:
     problem = _problem(request)
     kept = store.kept_keys(problem.slug)
-    rows = [{"attempt": a, "key": store.attempt_key(a), "cpu": cpu_cell(a)} for a in attempts(problem.slug)[::-1]]
+    lang = page_language(request)
+    rows = [{"attempt": a, "key": store.attempt_key(a), "cpu": cpu_cell(a, lang)} for a in attempts(problem.slug)[::-1]]
     return _page(request, "history.html.j2", problem=problem, rows=rows, kept=kept)  # newest first, as LeetCode
 
 
@@ -169,6 +188,15 @@ async def _code(request: Request) -> str:
     return (await _strings(request, "code"))[0]
 
 
+async def _language(request: Request) -> str:
+    """The language the page shows, sent with Run and Submit (``lang``; English when absent), in which the report
+    is written: one of :data:`LANGUAGES`, else a 400 (called after :func:`_strings` has read a JSON object)."""
+    lang = json.loads(await request.body()).get("lang", "en")
+    if not isinstance(lang, str) or lang not in LANGUAGES:
+        raise HTTPException(400, messages.say("serve_bad_lang", known=", ".join(LANGUAGES)))
+    return lang
+
+
 async def save_code(request: Request) -> JSONResponse:
     problem = _problem(request)
     store.save_draft(problem.slug, await _code(request))
@@ -188,13 +216,14 @@ async def start_judging(request: Request) -> JSONResponse:
         code = await _code(request)
     else:
         raise HTTPException(404, messages.say("serve_not_found"))
+    lang = await _language(request)
     store.save_draft(problem.slug, code)
     site: Site = request.app.state.site
     try:
-        job = site.judging.start(problem, mode, code, case)
+        job = site.judging.start(problem, mode, code, case, lang)
     except AlreadyJudging as busy:
-        return JSONResponse({"job": busy.job.id, "error": messages.say("serve_already_judging", slug=problem.slug)},
-                            status_code=409)
+        return JSONResponse({"job": busy.job.id, "error": messages.say_in(lang, "serve_already_judging",
+                                                                          slug=problem.slug)}, status_code=409)
     return JSONResponse({"job": job.id}, status_code=202)
 
 

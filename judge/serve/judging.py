@@ -54,8 +54,10 @@ class AlreadyJudging(Exception):
 class Job:
     """One Run or Submit. Its events are appended on the event loop's thread, so readers need no lock."""
 
-    def __init__(self, number: int, slug: str, mode: str, loop: asyncio.AbstractEventLoop, case: str | None = None):
-        self.id, self.slug, self.mode = str(number), slug, mode
+    def __init__(self, number: int, slug: str, mode: str, loop: asyncio.AbstractEventLoop, case: str | None = None,
+                 lang: str = "en"):
+        self.id, self.slug, self.mode, self.lang = str(number), slug, mode, lang
+        """``lang``: the language the page shows, in which the report is written (:data:`judge.messages.LANGUAGES`)"""
         self.case = case
         """the learner's own case (JSON text, checked by :func:`check_case`), judged instead of the samples; or None"""
         self.events: list[dict[str, Any]] = []
@@ -104,14 +106,14 @@ class Judging:
         """Start the zygote now, so the first Run does not wait for ``import torch``."""
         self._executor.submit(lambda: self._workers().begin())
 
-    def start(self, problem: Problem, mode: str, code: str, case: str | None = None) -> Job:
-        """Queue a judgement (``case``: on that case alone, in ``run`` mode); raises :class:`AlreadyJudging`
-        while one of the same problem is not finished."""
+    def start(self, problem: Problem, mode: str, code: str, case: str | None = None, lang: str = "en") -> Job:
+        """Queue a judgement (``case``: on that case alone, in ``run`` mode; ``lang``: its report's language);
+        raises :class:`AlreadyJudging` while one of the same problem is not finished."""
         with self._lock:
             running = self._running.get(problem.slug)
             if running is not None:
                 raise AlreadyJudging(running)
-            job = Job(next(self._numbers), problem.slug, mode, asyncio.get_running_loop(), case)
+            job = Job(next(self._numbers), problem.slug, mode, asyncio.get_running_loop(), case, lang)
             self._running[problem.slug] = job
             self._jobs[job.id] = job
             while len(self._jobs) > KEPT_JOBS:
@@ -141,7 +143,7 @@ class Judging:
             asked = Asked(problem, job.mode, self.device, case)
         else:
             asked = self._asked.setdefault((problem.slug, job.mode), Asked(problem, job.mode, self.device))
-        return Judge(asked, self._workers(), launching=job.stop.launching)
+        return Judge(asked, self._workers(), lang=job.lang, launching=job.stop.launching)
 
     def _workers(self) -> WorkerPool:
         if self._pool is None:
@@ -158,11 +160,12 @@ class Judging:
             report = self._judge(job, problem, code)
             job.publish(self._done(report, code, recorded=job.case is None))
         except Stopped:
-            job.publish({"type": "stopped", "message": messages.say("serve_stopped")})
+            job.publish({"type": "stopped", "message": messages.say_in(job.lang, "serve_stopped")})
         except BadInput as exc:  # the problem cannot be judged (no expected values, ...): say what to do
             job.publish({"type": "error", "message": str(exc)})
         except Exception as exc:  # noqa: BLE001 -- the page is told, and the server keeps serving
-            job.publish({"type": "error", "message": messages.say("internal", reason=f"{type(exc).__name__}: {exc}")})
+            job.publish({"type": "error", "message": messages.say_in(job.lang, "internal",
+                                                                     reason=f"{type(exc).__name__}: {exc}")})
         finally:
             with self._lock:
                 self._running.pop(job.slug, None)

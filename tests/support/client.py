@@ -64,13 +64,16 @@ class Client:
         finally:
             connection.close()
 
-    def judge(self, slug: str, mode: str, code: str, case: str | None = None) -> list[dict[str, Any]]:
-        """Every event of a Run or Submit (or, with ``case``, a Run on that case file's text), the last one
-        ``done`` (with the report) or ``error``."""
+    def judge(self, slug: str, mode: str, code: str, case: str | None = None,
+              lang: str | None = None) -> list[dict[str, Any]]:
+        """Every event of a Run or Submit (or, with ``case``, a Run on that case file's text; with ``lang``, in the
+        language a page shows), the last one ``done`` (with the report) or ``error``."""
         if case is not None:
             mode, sent = "custom", {"code": code, "case": case}
         else:
             sent = {"code": code}
+        if lang is not None:
+            sent["lang"] = lang
         status, body = self.request("POST", f"/api/problems/{slug}/{mode}", sent)
         if status not in (202, 409):
             raise RuntimeError(f"{mode} refused ({status}): {body.decode()}")

@@ -39,6 +39,9 @@
     root.querySelectorAll("[data-label]").forEach((el) => { el.textContent = say(el.dataset.label, el.dataset); });
     root.querySelectorAll("[data-title]").forEach((el) => { el.title = say(el.dataset.title, el.dataset); });
   }
+  function verdictName(verdict, tag) {  // a verdict's name in the page's language (null: not run), coloured
+    return node(tag || "span", verdict || "", undefined, "verdict_" + (verdict || "not_run"));
+  }
   function node(tag, className, text, label) {
     const el = document.createElement(tag);
     if (className) el.className = className;
@@ -80,11 +83,16 @@
     document.querySelectorAll(".statement-text").forEach((el) => { el.hidden = el.lang !== chosen; });
     document.querySelectorAll("button.lang").forEach((b) => b.classList.toggle("active", b.dataset.lang === chosen));
     applyLabels(document);
+    document.querySelectorAll("a.keeps-lang").forEach((a) => {  // the list and history pages, in this language
+      const url = new URL(a.href);
+      url.searchParams.set("lang", chosen);
+      a.href = url.pathname + url.search;
+    });
     try { localStorage.setItem("judge-lang", chosen); } catch (e) { /* private mode: not remembered */ }
   }
   document.querySelectorAll("button.lang").forEach((b) => b.addEventListener("click", () => showLanguage(b.dataset.lang)));
-  let remembered = null;
-  try { remembered = localStorage.getItem("judge-lang"); } catch (e) { /* ignore */ }
+  let remembered = new URLSearchParams(location.search).get("lang");  // a link from a page shown in it first
+  try { remembered = remembered || localStorage.getItem("judge-lang"); } catch (e) { /* ignore */ }
   showLanguage(document.getElementById("statement-" + remembered) ? remembered : "en");
 
   // -- the splitter between editor and results, its place kept per browser --------------------------------------
@@ -160,7 +168,8 @@
   function differences(call) {
     const table = node("table", "diff");
     const head = table.insertRow();
-    ["field", "got", "expected", "|error|", "tolerance"].forEach((h) => head.appendChild(node("th", "", h)));
+    ["report_field", "report_got", "report_expected", "report_error", "report_tolerance"]
+      .forEach((h) => head.appendChild(node("th", "", undefined, h)));
     call.differences.forEach((d) => {
       const row = table.insertRow();
       [d.field, shownValue(d.got), shownValue(d.expected), figure(d.error), figure(d.tolerance)]
@@ -176,12 +185,12 @@
   function renderCall(call) {
     const parts = [];
     const title = node("h4");
-    title.append(node("code", "", call.method), ": ", node("span", call.verdict, call.verdict));
+    title.append(node("code", "", call.method), ": ", verdictName(call.verdict));
     parts.push(title);
     if (call.differences && call.differences.length) parts.push(differences(call));
     if (call.format_error) {
       const f = call.format_error;
-      parts.push(node("p", "", `${f.field}: got ${f.got}, expected ${f.expected}`));
+      parts.push(node("p", "", say("report_format_error", { field: f.field, got: f.got, expected: f.expected })));
     }
     (call.hints || []).forEach((h) => {
       const hint = node("p", "hint");
@@ -204,7 +213,7 @@
     const number = node("span", "", undefined, "site_case");
     number.dataset.n = index + 1;
     number.textContent = say("site_case", { n: index + 1 });
-    title.append(number, " · ", node("code", "", x.case), " · ", node("span", x.verdict || "", x.verdict || "not run"));
+    title.append(number, " · ", node("code", "", x.case), " · ", verdictName(x.verdict));
     const parts = [title];
     if (x.hidden || x.not_run || !x.calls) {
       const why = node("p", "", test.output);
@@ -233,7 +242,8 @@
     passed.dataset.label = "site_passed";
     Object.assign(passed.dataset, { passed: report.passed, total: report.total, seconds: report.execution_time.toFixed(2) });
     passed.textContent = say("site_passed", passed.dataset);
-    line.append(node("strong", event.verdict, event.verdict), " · ", passed);
+    const verdict = verdictName(event.verdict, "strong");
+    line.append(verdict, " · ", passed);
     const parts = [line];
     const startup = report.judge.startup_error;
     if (startup) parts.push(node("pre", "error-trace", `${startup.exc}: ${startup.msg}\n${startup.trace || ""}`));
@@ -324,7 +334,7 @@
     delete result.dataset.verdict;
     delete result.dataset.state;
     result.replaceChildren(node("p", "", undefined, PROGRESS[mode]));
-    const body = { code: editor.getValue() };
+    const body = { code: editor.getValue(), lang: lang };  // the report is written in the page's language
     if (mode === "custom") body.case = caseInput.value;
     let reply;
     try {
