@@ -103,7 +103,9 @@ def page_language(request: Request) -> str:
 def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     site: Site = request.app.state.site
     lang = page_language(request)
+    in_lang = "" if lang == "en" else f"?lang={lang}"  # what a link adds to stay in the page's language
     html = TEMPLATES.get_template(name).render(token=site.token, has_class=site.graded is not None, lang=lang,
+                                               in_lang=in_lang,
                                                languages=LANGUAGES, **words(lang),
                                                tag_name=functools.partial(messages.tag_in, lang),
                                                status_name=lambda status: messages.say_in(lang, f"status_{status}"),
