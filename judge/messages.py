@@ -14,18 +14,11 @@ from typing import Any
 
 from judge.compat import tomllib
 from judge.messages_author import AUTHORING
+from judge.messages_learner import LEARNER
 
 LANGUAGES = {"en": "English", "zh": "中文"}
 """the languages a learner may read the judge in (``--lang``, the site's switch): statements, the site's words,
 reports and tags"""
-TAGS = ("activations", "adam", "autograd", "batchnorm", "clipping", "computation-graph", "conv2d", "cross-entropy",
-        "custom-function", "dead-units", "debugging", "detach", "diagnostics", "entropy", "finite-differences",
-        "float64", "gradient-check", "gradients", "hooks", "initialization", "json-only", "kaiming", "learning-rate",
-        "loss-scaling", "mixed-precision", "nan-inf", "nested-modules", "optimizers", "pytorch", "relu",
-        "requires-grad", "residual", "rule-engine", "running-stats", "sigmoid", "signal-propagation", "softmax",
-        "tanh", "train-eval", "training-loop", "vanishing-gradients", "warmup", "xavier")
-"""the problems' tag vocabulary, translated once for all of them: each tag is the key ``tag_<tag>`` (hyphens as
-underscores); a problem's tag outside it is shown as written (tests/test_zh.py holds the bundled problems to it)"""
 
 
 CATALOGUE: dict[str, str] = {
@@ -157,37 +150,6 @@ CATALOGUE: dict[str, str] = {
     "case_ran": "ran, nothing to compare: no expected values in the case",
     "case_ignored_fields": "ignored {fields}: only the judge uses them",
     "case_failed": "{verdict} in {method}",
-    # the report's own words (judge.report.render's text and HTML templates, the site's result pane), said in the
-    # report's language; verdict names are their identifiers in English
-    "verdict_accepted": "accepted", "verdict_wrong_answer": "wrong_answer",
-    "verdict_time_limit_exceeded": "time_limit_exceeded", "verdict_memory_limit_exceeded": "memory_limit_exceeded",
-    "verdict_runtime_error": "runtime_error", "verdict_compile_error": "compile_error",
-    "verdict_output_format_error": "output_format_error", "verdict_internal_error": "internal_error",
-    "verdict_ran": "ran", "verdict_not_run": "not run",
-    "mode_run": "run", "mode_submit": "submit",
-    "report_verdict_line": "{label}: {verdict}",
-    "report_verdict": "verdict",
-    "report_passed": "{passed}/{total} {scope} passed",
-    "report_rule": "a number passes when {rule}",
-    "report_submission": "Submission {path}",
-    "report_judge_failed": "The judge failed (not your fault): {reason}",
-    "report_case": "case", "report_cpu_time": "cpu time", "report_limit": "limit", "report_memory": "memory",
-    "report_field": "field", "report_got": "got", "report_expected": "expected", "report_error": "|error|",
-    "report_tolerance": "tolerance",
-    "report_got_expected": "Got {got}, expected {expected}",
-    "report_format_error": "{field}: got {got}, expected {expected}",
-    "report_inputs": "inputs:",
-    "report_hint": "hint",
-    "report_printed": "printed output:",
-    "report_hidden_case": "hidden case: {why}",
-    "report_cases_not_run": "Cases {numbers}: {reason}.",
-    "report_outputs": "no expected values: the outputs",
-    "report_returned": "{method} returned ({time})",
-    "report_judge": "Judge",
-    "report_judge_line": "judge {version} · security level {level} · device {device}{compared} · torch {torch}",
-    "report_compared": " (compared with {expected} expected values: none recorded for {device} yet)",
-    "report_expected_values": " (expected values: {expected})",
-    "report_none": "none",
     "case_failed_at": "{verdict} in {method} at {field}",
     # security level, printed in every report
     "security_level": "{level} ({layers}; {who}; {limits}{missing})",
@@ -363,13 +325,6 @@ CATALOGUE: dict[str, str] = {
     "site_hint": "Hint", "site_hidden_case": "Hidden case: {why}", "site_full_report": "Full report",
     "site_returned": "returned (no expected values to compare with)", "site_no_result": "Run your code to see its result here.",
     "site_passed": "{passed}/{total} cases passed · {seconds} s", "site_splitter": "drag to share the room between the editor and the results",
-    "site_practice": "Practice", "site_problems": "Problems", "site_class_results": "Class results",
-    "site_solved": "{solved} of {total} solved", "site_tag": "Tag", "site_any": "any", "site_filter": "Filter",
-    "site_clear": "clear", "site_no_match": "No problem matches these filters.",
-    "site_when": "when", "site_mode": "mode", "site_passed_column": "passed", "site_cpu_samples": "cpu (samples)",
-    "site_from": "from", "site_code": "code", "site_attempt": "attempt", "site_history_of": "history of {title}",
-    "site_no_attempts": "No attempts yet.",
-    "site_history_note": "Newest first; each attempt keeps its number ({command}). The CPU time is measured on the sample cases. Attempts judged in the browser link to their report and code; those judged from the command line or a notebook keep their history row only.",
     "serve_stopped": "stopped: your code was halted and the judging cancelled; nothing was recorded",
     "serve_already_finished": "this judgement has already finished; there is nothing to stop",
     "serve_reset_confirm": "Replace the code in the editor with the starter code? What you typed is not kept (past attempts stay in the history).",
@@ -400,7 +355,7 @@ CATALOGUE: dict[str, str] = {
     "audit_case": "case {case} is stored as {status} but its verdict is {verdict}",
     "audit_figure": "its {figure} is stored as {stored} but its cases give {found}",
     "audit_source": "its source {source} is not the file that was judged (another sha256)",
-    **{f"tag_{tag.replace('-', '_')}": tag for tag in TAGS},
+    **LEARNER,
     **AUTHORING,
 }
 
@@ -430,6 +385,6 @@ def say_in(lang: str, key: str, **fields: Any) -> str:
 
 
 def tag_in(lang: str, tag: str) -> str:
-    """A problem's tag in ``lang``: its translation when it is one of :data:`TAGS`, else as the problem wrote it."""
+    """A problem's tag in ``lang``: its translation when it is one of :data:`judge.messages_learner.TAGS`, else as the problem wrote it."""
     known = f"tag_{tag.replace('-', '_')}" in CATALOGUE
     return say_in(lang, f"tag_{tag.replace('-', '_')}") if known else tag
