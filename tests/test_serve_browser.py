@@ -179,7 +179,7 @@ def test_the_learner_flow_and_the_instructor_view_in_chromium(site, browser, sho
     assert any("\u4e00" <= ch <= "\u9fff" for ch in chinese.text)
     driver.save_screenshot(str(shots / "06-statement-zh.png"))
 
-    driver.find_element(By.LINK_TEXT, "Class results").click()
+    driver.find_element(By.CSS_SELECTOR, "header nav a[href='/class/']").click()  # named in 中文 now
     _wait(driver, EC.presence_of_element_located((By.TAG_NAME, "svg")))
     assert "3 students · 1 accepted" in driver.find_element(By.TAG_NAME, "body").text
     driver.save_screenshot(str(shots / "07-class-overview.png"))
@@ -430,3 +430,30 @@ def test_stop_reset_a_pasted_case_and_a_rerun_after_editing(site, browser, shots
         driver.save_screenshot(str(shots / "14-rerun-accepted.png"))
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_a_run_in_chinese_shows_the_result_pane_in_chinese(site, browser, shots):
+    """The page's 中文 switch sends its language with Run: the verdict, the diff's columns, the per-case line, the
+    hint's label and the full report come back in Chinese, and the history link keeps the language."""
+    driver = browser
+    try:
+        driver.get(f"{site.base}/problems/{SLUG}?token={site.token}")
+        _wait(driver, EC.presence_of_element_located((By.CSS_SELECTOR, ".CodeMirror")))
+        driver.find_element(By.ID, "lang-zh").click()
+        _set_editor(driver, WRONG)
+        driver.find_element(By.ID, "run").click()
+        assert _judged(driver) == "wrong_answer"
+        line = driver.find_element(By.CSS_SELECTOR, "#result .verdict-line").text
+        view = driver.find_element(By.ID, "case-view").text
+        assert "答案错误" in line and "wrong_answer" not in line, line
+        assert all(word in view for word in ("字段", "实际", "预期", "容差", "提示")), view
+        assert not {"field", "tolerance", "Hint", "expected", "wrong_answer"} & set(view.replace("|", " ").split()), view
+        assert "完整报告" in driver.find_element(By.CSS_SELECTOR, "#result .full-report summary").text
+        report = driver.execute_script("return document.querySelector('#result .full-report div').textContent")
+        assert "数值满足" in report and "a number passes" not in report
+        assert driver.find_element(By.CSS_SELECTOR, "header nav").text.split() == ["题目", "班级成绩"]
+        history = driver.find_element(By.CSS_SELECTOR, "a.keeps-lang[href*='/history']").get_attribute("href")
+        assert history.endswith("/history?lang=zh"), history
+        driver.save_screenshot(str(shots / "30-run-in-chinese.png"))
+    finally:
+        driver.execute_script("localStorage.setItem('judge-lang', 'en')")
