@@ -53,6 +53,13 @@ LEARNER: dict[str, str] = {
     "site_from": "from", "site_code": "code", "site_attempt": "attempt", "site_history_of": "history of {title}",
     "site_no_attempts": "No attempts yet.",
     "site_history_note": "Newest first; each attempt keeps its number ({command}). The CPU time is measured on the sample cases. Attempts judged in the browser link to their report and code; those judged from the command line or a notebook keep their history row only.",
+    # the judge's step a note of its own names (the ``exc`` of judge.judging.session.JudgesNote: a limit's ending,
+    # or what the judge was doing), by key step_<its name in snake case>; in English, the name itself
+    "step_cpu": "cpu", "step_wall": "wall", "step_memory": "memory", "step_threads": "threads", "step_disk": "disk",
+    "step_too_large": "too_large", "step_exit": "exit", "step_late": "late",
+    "step_starting_the_judge": "Starting the judge", "step_importing_your_file": "Importing your file",
+    "step_building_the_case": "Building the case", "step_reading_your_reply": "Reading your reply",
+    "step_replacedjudgecode": "ReplacedJudgeCode",
     # tags (TAGS): each said as itself in English
     **{f"tag_{tag.replace('-', '_')}": tag for tag in TAGS},
 }

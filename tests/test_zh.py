@@ -10,6 +10,7 @@ history pages are read the same way. A catalogue check says every key the zh pat
 
 from __future__ import annotations
 
+import ast
 import html
 import json
 import re
@@ -21,7 +22,10 @@ import pytest
 
 from judge import messages
 from judge.messages_learner import TAGS
+from judge.judging.session import IMPORTING
 from judge.judging.verdict import ENDINGS, HIDDEN_LIMIT_NOTES, Verdict
+from judge.worker.protocol import REPLACED
+from judge.worker.runner import Ending
 from judge.package.problem import available, find_problem
 from judge.package.statement import render_markdown
 from judge.report.render import render
@@ -62,7 +66,7 @@ def zh_path_keys() -> set[str]:
     keys |= {k for site in code_sites() if site.where.startswith("judge/report/build.py") for k in site.keys()}
     keys |= {"list_summary", "history_cpu_bound", "serve_stopped", "serve_already_judging", "internal"}
     keys |= set(SITE_LABELS) | {f"verdict_{v.value}" for v in Verdict} | {"verdict_not_run", "mode_run", "mode_submit"}
-    keys |= {k for k in messages.CATALOGUE if k.startswith(("tag_", "list_column_"))}
+    keys |= {k for k in messages.CATALOGUE if k.startswith(("tag_", "list_column_", "step_"))}
     keys |= {k for rule in ENDINGS.values() for k in (rule.message, rule.at_import)} | set(HIDDEN_LIMIT_NOTES.values())
     return keys
 
@@ -71,6 +75,15 @@ def test_every_key_the_zh_path_uses_has_a_zh_entry():
     keys = zh_path_keys()
     assert len(keys) > 120 and "report_passed" in keys and "tag_rule_engine" in keys
     assert sorted(keys - set(ZH)) == []
+
+
+def test_every_step_the_judges_own_notes_name_has_a_key():
+    """The ``exc`` of every note in the judge's words (judge.judging.session) is said in the report's language."""
+    tree = ast.parse((REPO / "judge" / "judging" / "session.py").read_text(encoding="utf-8"))
+    named = {c.args[0].value for c in ast.walk(tree) if isinstance(c, ast.Call) and getattr(c.func, "id", "") ==
+             "_judges_note" and isinstance(c.args[0], ast.Constant)} | {IMPORTING, REPLACED, *(e.value for e in Ending)}
+    keys = {f"step_{re.sub(r'[^a-z]+', '_', name.lower())}" for name in named}
+    assert len(named) >= 13 and sorted(keys - set(messages.CATALOGUE)) == []
 
 
 def test_every_bundled_tag_is_in_the_one_translated_vocabulary():
@@ -110,7 +123,7 @@ def _learner_values(report: dict[str, Any]) -> Iterator[str]:
             for h in call.get("hints") or []:
                 yield from (h["pitfall"], h["text"])
             error = call.get("error") or {}
-            if error.get("exc") not in {e.value for e in ENDINGS}:  # the learner's exception, not a judge's note
+            if (error.get("exc") or "").isascii():  # the learner's exception; a judge's note names its step in zh
                 yield from (error.get("exc") or "", error.get("msg") or "", error.get("trace") or "")
 
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from typing import Any
 
 from judge import messages
@@ -128,7 +129,9 @@ def _named(error: dict[str, Any] | None, source: str, lang: str) -> dict[str, An
     if not error:
         return error
     if isinstance(error, JudgesNote):
-        error = {**error, "msg": messages.say_in(lang, error.key, **error.fields)}
+        step = re.sub(r"[^a-z]+", "_", error["exc"].lower())  # the judge's step, named in ``lang`` too
+        shown = messages.say_in(lang, f"step_{step}") if f"step_{step}" in messages.CATALOGUE else error["exc"]
+        error = {**error, "exc": shown, "msg": messages.say_in(lang, error.key, **error.fields)}
     return {k: v.replace(SOURCE_NAME, source) if k in ("msg", "trace") and type(v) is str else v
             for k, v in error.items()}
 
