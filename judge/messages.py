@@ -273,7 +273,7 @@ CATALOGUE: dict[str, str] = {
     "history_empty": "no attempts at {slug} yet; 'judge start {slug}' writes the starter file",
     "history_empty_all": "no attempts yet; 'judge list' shows the problems",
     "history_where": "{count} attempt(s), oldest first, each keeping its number · cpu: measured on the sample cases, or a bound (≤) where only that was kept · kept in {path} · 'judge history SLUG --show N' prints attempt N's code, '--restore N [FILE]' writes it back",
-    "history_cpu_bound": "≤ {ms:.1f} ms (bound)",
+    "history_cpu_bound": "≤ {ms:.1f} ms (bound)", "history_column_number": "#",
     "history_no_attempt": "no attempt {number} at {slug}: there are {count} (1 is the first; 'judge history {slug}' lists them)",
     "history_no_code": "attempt {number} at {slug} was recorded before the history kept code; only its hash is known",
     "history_restore_exists": "{path} exists and differs from attempt {number} at {slug}; add --force to replace it, or name another file",
@@ -361,7 +361,6 @@ CATALOGUE: dict[str, str] = {
 
 
 LIST_COLUMNS = ("status", "problem", "title", "difficulty", "tries", "tags")
-HISTORY_COLUMNS = ("when", "problem", "mode", "verdict", "passed", "cpu (samples)", "code", "#")
 
 
 def say(key: str, **fields: Any) -> str:

@@ -38,7 +38,7 @@ from tests.test_messages import code_sites, template_sites
 ZH = messages.translations("zh")
 WORD = re.compile(r"[A-Za-z][A-Za-z_]{2,}")
 QUOTED_OR_FIELD = re.compile(r"""'[^']*'|"[^"]*"|\{[^}]*\}""")
-COMMAND = re.compile(r"'judge [^']*'")
+COMMAND = re.compile(r"'(?:judge |--)[^']*'")
 """a command to type, quoted in a message ('judge show <problem>'): code, not words"""
 ALLOWED = set(WORD.findall(" ".join(QUOTED_OR_FIELD.sub(" ", text) for text in ZH.values()))) | set(
     messages.LANGUAGES.values())
@@ -223,8 +223,9 @@ def test_a_language_the_site_does_not_show_is_a_400_in_one_line(site):
 
 
 # -- the command line ------------------------------------------------------------------------------------------
-def test_judge_run_and_list_with_lang_zh_show_no_english_word_of_the_judges(root, tmp_path):
-    """On the bundled problem, whose sample cases hold the known mistakes: a wrong answer's diff and hint."""
+def test_judge_run_list_and_history_with_lang_zh_show_no_english_word_of_the_judges(root, tmp_path):
+    """On the bundled problem, whose sample cases hold the known mistakes: a wrong answer's diff and hint; then the
+    problem list and the attempt history."""
     solution = tmp_path / f"{SLUG}.py"
     solution.write_text(WRONG)
     judged = run_judge(["run", SLUG, str(solution), "--lang", "zh", "--format", "json"])
@@ -239,3 +240,7 @@ def test_judge_run_and_list_with_lang_zh_show_no_english_word_of_the_judges(root
     problems = [find_problem(slug) for slug in available()]
     assert "规则引擎" in listing
     assert english_left(listing, [v for p in problems for v in (p.slug, p.title)]) == [], listing
+    history = run_judge(["history", SLUG, "--lang", "zh", "--no-color"]).stdout
+    assert "答案错误" in history and "运行" in history
+    kept = [*re.findall(r"保存在 (\S+)", history), *re.findall(r"\b[0-9a-f]{10}\b", history)]
+    assert english_left(history, kept) == [], history

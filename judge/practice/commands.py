@@ -180,10 +180,11 @@ def cmd_history(args: argparse.Namespace) -> int:
         return EXIT_OK
     found = attempts(args.slug)
     if not found:
-        print(messages.say("history_empty", slug=args.slug) if args.slug else messages.say("history_empty_all"))
+        print(messages.say_in(args.lang, "history_empty", slug=args.slug) if args.slug
+              else messages.say_in(args.lang, "history_empty_all"))
         return EXIT_OK
     sys.stdout.write(attempt_list(found, use_color(sys.stdout.isatty(), args.no_color), str(db_path()),
-                                  one_problem=bool(args.slug)))
+                                  one_problem=bool(args.slug), lang=args.lang))
     return EXIT_OK
 
 
@@ -243,3 +244,4 @@ def add_commands(sub: Any) -> None:
                        help="write the code of attempt N back to FILE (default: <slug>.py)")
     history.add_argument("--force", action="store_true", help="with --restore: replace a file that differs")
     history.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
+    _add_lang(history)

@@ -11,6 +11,9 @@ from judge.report.style import TONES, ansi
 
 STATUS_COLORS = {Status.SOLVED: TONES[Tone.PASSED].ansi, Status.ATTEMPTED: TONES[Tone.LIMIT].ansi, Status.NEW: None}
 NO_ATTEMPTS = Progress(Status.NEW, 0)
+HISTORY_COLUMNS = ("site_when", "list_column_problem", "site_mode", "report_verdict", "site_passed_column",
+                   "site_cpu_samples", "site_code", "history_column_number")
+"""the keys of ``judge history``'s columns: the history page's own words"""
 
 
 def _pad(text: str, width: int, right: bool) -> str:
@@ -54,15 +57,17 @@ def cpu_cell(attempt: Attempt, lang: str = "en") -> str:
     return messages.say_in(lang, "history_cpu_bound", ms=bound * 1000) if bound is not None else "-"
 
 
-def attempt_list(attempts: list[Attempt], color: bool, where: str, one_problem: bool) -> str:
+def attempt_list(attempts: list[Attempt], color: bool, where: str, one_problem: bool, lang: str = "en") -> str:
     """Oldest first, each with its number among its problem's attempts (``judge history --show N``); the problem
-    column is left out when every attempt is at ``one_problem``."""
-    rows = [(a.local_time, a.problem, a.mode, a.verdict, f"{a.passed}/{a.total}", cpu_cell(a),
+    column is left out when every attempt is at ``one_problem``. Words in ``lang``, values as recorded."""
+    rows = [(a.local_time, a.problem, messages.say_in(lang, f"mode_{a.mode}"),
+             messages.say_in(lang, f"verdict_{a.verdict}"), f"{a.passed}/{a.total}", cpu_cell(a, lang),
              a.code_sha256[:10], str(a.number)) for a in attempts]
-    header, right, verdict_column = messages.HISTORY_COLUMNS, frozenset({4, 5, 7}), 3
+    header = tuple(messages.say_in(lang, key) for key in HISTORY_COLUMNS)
+    right, verdict_column = frozenset({4, 5, 7}), 3
     if one_problem:
         header, rows = header[:1] + header[2:], [row[:1] + row[2:] for row in rows]
         right, verdict_column = frozenset({3, 4, 6}), 2
     paint = (verdict_column, [ansi(a.verdict) for a in attempts]) if color else None
     return (table(header, rows, right, paint) + "\n"
-            + messages.say("history_where", count=len(attempts), path=where) + "\n")
+            + messages.say_in(lang, "history_where", count=len(attempts), path=where) + "\n")
