@@ -322,7 +322,7 @@ CATALOGUE: dict[str, str] = {
     "site_tab_testcase": "Testcase", "site_tab_result": "Test Result", "site_tab_custom": "Custom input",
     "site_run_custom": "Run on this case", "site_use_sample": "Use as custom input", "site_case": "Case {n}",
     "site_input": "Input", "site_output": "Output", "site_expected": "Expected", "site_printed": "Printed output",
-    "site_hint": "Hint", "site_hidden_case": "Hidden case: {why}", "site_full_report": "Full report",
+    "site_hint": "Hint", "site_hidden": "hidden", "site_hidden_case": "Hidden case: {why}", "site_full_report": "Full report",
     "site_returned": "returned (no expected values to compare with)", "site_no_result": "Run your code to see its result here.",
     "site_passed": "{passed}/{total} cases passed · {seconds} s", "site_splitter": "drag to share the room between the editor and the results",
     "serve_stopped": "stopped: your code was halted and the judging cancelled; nothing was recorded",

@@ -210,7 +210,9 @@ def test_the_list_and_history_pages_in_zh_show_no_english_word_of_the_judges(sit
     history = site.request("GET", f"/problems/{SLUG}/history?lang=zh")[1].decode()
     assert "答案错误" in history
     hashes = re.findall(r"<code>([0-9a-f]{10})</code>", history)  # each attempt's code, by its hash
-    assert english_left(page_text(history), [*names, *hashes, "browser", f"judge history {SLUG} --show N"]) == []
+    sources = re.findall(r"<td>([^<]*)</td><td><code>", history)  # where each came from: browser, a file's path
+    assert "browser" in sources
+    assert english_left(page_text(history), [*names, *hashes, *sources, f"judge history {SLUG} --show N"]) == []
     english = site.request("GET", "/")[1].decode()  # without ?lang=, as before: English
     assert ">rule-engine<" in english and "Problems" in english
 

@@ -60,7 +60,8 @@ SITE_LABELS = (
     "difficulty_hard", "verdict_accepted", "verdict_wrong_answer", "verdict_time_limit_exceeded",
     "verdict_memory_limit_exceeded", "verdict_runtime_error", "verdict_compile_error", "verdict_output_format_error",
     "verdict_internal_error", "verdict_ran", "verdict_not_run", "report_field", "report_got", "report_expected",
-    "report_error", "report_tolerance", "report_format_error", "site_problems", "site_class_results")
+    "report_error", "report_tolerance", "report_format_error", "site_problems", "site_class_results",
+    "site_hidden")
 """every word of the problem page's own and of its result pane (not the statement's; the report's sentences come
 written in the page's language, :func:`_language`), in each statement language: the page's script shows them in
 the language the learner picks"""

@@ -280,7 +280,7 @@
     if (event.type === "start") {
       shown = null;
       progress.replaceChildren(...event.cases.map((c, i) =>
-        chip(i, c.hidden ? "hidden" : c.case, i === 0 ? "running" : "pending")));
+        chip(i, c.hidden ? say("site_hidden") : c.case, i === 0 ? "running" : "pending")));
       result.replaceChildren();
     } else if (event.type === "case") {
       const el = progress.children[event.index];
