@@ -369,9 +369,11 @@ def say(key: str, **fields: Any) -> str:
 
 @functools.lru_cache(maxsize=None)
 def translations(lang: str) -> dict[str, str]:
-    """The translated messages of ``lang`` (none for English, or a language without a file)."""
+    """The translated messages of ``lang`` (none for English, or a language the judge does not speak)."""
+    if lang not in LANGUAGES or lang == "en":
+        return {}
     path = Path(__file__).with_name(f"messages.{lang}.toml")
-    return tomllib.loads(path.read_text(encoding="utf-8")) if lang != "en" and path.exists() else {}
+    return tomllib.loads(path.read_text(encoding="utf-8"))
 
 
 def text_in(lang: str, key: str) -> str:

@@ -99,6 +99,17 @@ def test_the_zh_statement_shows_the_tags_in_chinese():
     assert "rule-engine" in render_markdown(find_problem(SLUG), "en")
 
 
+def test_a_stored_reports_language_is_one_the_judge_speaks_or_english():
+    """A report read back (a class's results.json, a kept attempt) is untrusted: an unknown or hostile ``lang``
+    renders it in English, never reads a file it names; zh renders its words in Chinese."""
+    golden = json.loads((REPO / "tests" / "golden" / "wrong_answer.json").read_text(encoding="utf-8"))
+    english = {fmt: render(golden, fmt) for fmt in ("text", "html")}
+    for lang in ("fr", "../../etc/passwd", ["zh"], None, 5):
+        assert {fmt: render({**golden, "lang": lang}, fmt) for fmt in english} == english, lang
+    chinese = render({**golden, "lang": "zh"}, "text")
+    assert messages.say_in("zh", "verdict_wrong_answer") in chinese and "a number passes" not in chinese
+
+
 # -- what is left of a page once the learner's own values are cut out --------------------------------------------
 def _learner_values(report: dict[str, Any]) -> Iterator[str]:
     """The report's values that are the learner's (code, values, errors of their code, names of methods and

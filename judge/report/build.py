@@ -101,7 +101,7 @@ def _coarse_test(test: dict[str, Any], lang: str) -> dict[str, Any]:
 def coarsened(report: dict[str, Any]) -> dict[str, Any]:
     """The report a learner sees, from an exact one (the same report if it is coarse already): every hidden case's
     figures coarse, and the whole judgement's time in whole seconds once a hidden case has run."""
-    tests = [_coarse_test(t, report.get("lang", "en")) for t in report["tests"]]
+    tests = [_coarse_test(t, report_language(report)) for t in report["tests"]]
     wall_s = report["execution_time"]
     if any(t["extra_data"]["hidden"] and t["extra_data"]["verdict"] is not None for t in report["tests"]):
         wall_s = float(math.ceil(wall_s))
@@ -142,8 +142,7 @@ def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, 
                              "cpu_time_s": round(call.cpu_s, 4) if call.measured else None}
     if not visible:  # the field a hidden case failed at is the submission's choice: never named (issue 29)
         if call.ending in LIMIT_ENDINGS:
-            entry["limit"] = _named(call.error, source, lang)["msg"]  # the judge's own words; exact, for an exact
-            # report alone
+            entry["limit"] = _named(call.error, source, lang)["msg"]  # the judge's words; exact: an exact report's
         return entry
     entry["failed_field"] = _failed_field(call)
     comparison = call.comparison
@@ -235,6 +234,13 @@ def _summary_line(result: CaseResult, budget_s: float, lang: str) -> str:
     if where:
         return messages.say_in(lang, "case_failed_at", verdict=verdict, method=failing.method, field=where)
     return messages.say_in(lang, "case_failed", verdict=verdict, method=failing.method)
+
+
+def report_language(report: dict[str, Any]) -> str:
+    """The language a report is written in: its ``lang`` when that is one the judge speaks, else English (a stored
+    report is read as untrusted, so whatever it holds there never names a file to read)."""
+    lang = report.get("lang")
+    return lang if isinstance(lang, str) and lang in messages.LANGUAGES else "en"
 
 
 def verdict_name(lang: str, verdict: str | None) -> str:

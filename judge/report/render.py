@@ -30,7 +30,7 @@ from judge.judging.allowance import STRIKES
 from judge.package.cases import untag_nonfinite
 from judge.package.text import display_width
 from judge.report import escape, junit
-from judge.report.build import verdict_name
+from judge.report.build import report_language, verdict_name
 from judge.report.style import ansi, verdict_css
 
 FORMATS = ("text", "json", "markdown", "html", "junit")
@@ -139,10 +139,11 @@ def render(report: dict[str, Any], fmt: str, color: bool = False, verbose: bool 
         return json.dumps(escape.json_safe(report), indent=2, allow_nan=False) + "\n"
     output = OUTPUT_TYPES[fmt]
     template = environment(output, color and output == "text").get_template(_TEMPLATES[fmt])
-    return template.render(r=escape.displayable(report), verbose=verbose, **words(report.get("lang", "en")))
+    lang = report_language(report)
+    return template.render(r=escape.displayable(report), verbose=verbose, lang=lang, **words(lang))
 
 
 def html_fragment(report: dict[str, Any], verbose: bool = False) -> str:
     """The HTML report without its page around it, styled inside its own ``div``: for a notebook cell's output."""
     return environment("html").get_template("report.fragment.html.j2").render(
-        r=escape.displayable(report), verbose=verbose, **words(report.get("lang", "en")))
+        r=escape.displayable(report), verbose=verbose, **words(report_language(report)))
