@@ -386,6 +386,7 @@ def say_in(lang: str, key: str, **fields: Any) -> str:
 
 
 def tag_in(lang: str, tag: str) -> str:
-    """A problem's tag in ``lang``: its translation when it is one of :data:`judge.messages_learner.TAGS`, else as the problem wrote it."""
+    """A problem's tag in ``lang``: its translation when it is one of :data:`judge.messages_learner.TAGS`, else as
+    the problem wrote it."""
     known = f"tag_{tag.replace('-', '_')}" in CATALOGUE
     return say_in(lang, f"tag_{tag.replace('-', '_')}") if known else tag

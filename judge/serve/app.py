@@ -101,17 +101,19 @@ def page_language(request: Request) -> str:
     return lang if lang in LANGUAGES else "en"
 
 
+def _page_words(lang: str) -> dict[str, Any]:
+    """What a page's template says in ``lang``: the report's words (:func:`judge.report.render.words`), tags,
+    statuses and difficulties, and what a link adds to stay in that language."""
+    return {**words(lang), "lang": lang, "languages": LANGUAGES, "in_lang": "" if lang == "en" else f"?lang={lang}",
+            "tag_name": functools.partial(messages.tag_in, lang),
+            "status_name": lambda status: messages.say_in(lang, f"status_{status}"),
+            "difficulty_name": lambda level: messages.say_in(lang, f"difficulty_{level}")}
+
+
 def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     site: Site = request.app.state.site
-    lang = page_language(request)
-    in_lang = "" if lang == "en" else f"?lang={lang}"  # what a link adds to stay in the page's language
-    html = TEMPLATES.get_template(name).render(token=site.token, has_class=site.graded is not None, lang=lang,
-                                               in_lang=in_lang,
-                                               languages=LANGUAGES, **words(lang),
-                                               tag_name=functools.partial(messages.tag_in, lang),
-                                               status_name=lambda status: messages.say_in(lang, f"status_{status}"),
-                                               difficulty_name=lambda level: messages.say_in(lang, f"difficulty_{level}"),
-                                               **context)
+    html = TEMPLATES.get_template(name).render(token=site.token, has_class=site.graded is not None,
+                                               **_page_words(page_language(request)), **context)
     return HTMLResponse(html, status_code=status)
 
 
