@@ -2,7 +2,7 @@
 
 Real reports are judged in zh through the site (a wrong answer with a diff and a hint, a time limit, a runtime
 error, an accepted submit, a pasted case with judge-only fields, a case without expected values) and through
-``judge run --lang zh``; each is rendered as the learner sees it (the site's HTML, the terminal's text), the
+``judge run --lang zh``; each is rendered as the learner sees it (the site's HTML, the terminal's text, Markdown), the
 learner's own values, code and identifiers (and the problem's authored text: titles, hints) are cut out, and
 what is left may hold no English word but those the zh catalogue itself writes (CPU, MiB, torch, ...). The list and
 history pages are read the same way. A catalogue check says every key the zh path uses has a zh entry.
@@ -185,7 +185,7 @@ def test_a_report_judged_in_zh_shows_no_english_word_of_the_judges(site, mode, c
     done = _judged(site, mode, code)
     report = done["report"]
     assert report["verdict"] == verdict
-    for shown in (page_text(done["html"]), render(report, "text")):
+    for shown in (page_text(done["html"]), render(report, "text"), render(report, "markdown")):
         assert messages.say_in("zh", f"verdict_{verdict}") in shown
         assert _report_left(report, shown, code) == [], shown
     text = render(report, "text")

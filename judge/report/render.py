@@ -19,10 +19,12 @@ from __future__ import annotations
 import functools
 import json
 import os
+import string
 import textwrap
 from typing import Any, Callable
 
 import jinja2
+import markupsafe
 from markupsafe import Markup
 
 from judge import messages
@@ -89,7 +91,7 @@ def environment(output: str, color: bool = False) -> jinja2.Environment:
     env.globals["verdict_css"] = verdict_css
     env.filters["ms"] = lambda s: f"{s * 1000:.1f} ms" if s is not None else "-"
     env.filters["mb"] = lambda m: f"{m:.0f} MB" if m is not None else "-"  # None: nothing was measured
-    env.globals.update(words("en"))  # a class page's words; a report's are said in its own language (render)
+    env.globals.update(words("en", output))  # a class page's words; a report's are said in its own language (render)
     env.globals["exact_hidden"] = exact_hidden
     env.filters["case_numbers"] = case_numbers
     env.filters["url_path"] = escape.url_path
@@ -107,17 +109,28 @@ def environment(output: str, color: bool = False) -> jinja2.Environment:
     return env
 
 
-def words(lang: str) -> dict[str, Any]:
-    """What a template says in ``lang`` (a report's own, :func:`judge.report.build.build_report`): the judge's
-    sentences (escaped like any value), a verdict's name, and for HTML a sentence whose fields are code spans."""
-    def say_code(key: str, **fields: Any) -> Markup:
-        code = {name: Markup("<code>{}</code>").format(escape.visible(str(value))) for name, value in fields.items()}
-        return Markup(escape.visible(messages.text_in(lang, key))).format(**code)
+def _with_code(template: str, fields: dict[str, Any], text: Callable[[str], str], code: Callable[[str], str]) -> str:
+    """``template`` filled in, its own words made safe by ``text`` and each field shown as code by ``code``."""
+    return "".join(text(literal) + (code(str(fields[name])) if name is not None else "")
+                   for literal, name, _, _ in string.Formatter().parse(template))
 
-    return {"say": functools.partial(messages.say_in, lang), "say_code": say_code,
-            "verdict_name": functools.partial(verdict_name, lang),
-            "mode_name": lambda mode: messages.say_in(lang, f"mode_{mode}"),
-            "budget_line": lambda budget: messages.say_in(lang, "report_budget", budget=budget, strikes=STRIKES)}
+
+def words(lang: str, output: str = "text") -> dict[str, Any]:
+    """What a template of ``output`` says in ``lang`` (a report's own, :func:`judge.report.build.build_report`): the
+    judge's sentences (escaped like any value), a verdict's or a mode's name, and ``say_code``: a sentence whose
+    fields are code (HTML ``<code>``, a Markdown code span; plain in text)."""
+    say = functools.partial(messages.say_in, lang)
+    shown: dict[str, Callable[[str, dict[str, Any]], Any]] = {
+        "html": lambda t, f: Markup(_with_code(t, f, lambda v: str(markupsafe.escape(escape.visible(v))),
+                                               lambda v: f"<code>{markupsafe.escape(escape.visible(v))}</code>")),
+        "markdown": lambda t, f: _Shown(_with_code(t, f, escape.markdown_text, escape.markdown_code))}
+
+    def say_code(key: str, **fields: Any) -> Any:
+        return shown[output](messages.text_in(lang, key), fields) if output in shown else say(key, **fields)
+
+    return {"say": say, "say_code": say_code, "verdict_name": functools.partial(verdict_name, lang),
+            "mode_name": lambda mode: say(f"mode_{mode}"),
+            "budget_line": lambda budget: say("report_budget", budget=budget, strikes=STRIKES)}
 
 
 def exact_hidden(report: dict[str, Any]) -> bool:
@@ -140,10 +153,10 @@ def render(report: dict[str, Any], fmt: str, color: bool = False, verbose: bool 
     output = OUTPUT_TYPES[fmt]
     template = environment(output, color and output == "text").get_template(_TEMPLATES[fmt])
     lang = report_language(report)
-    return template.render(r=escape.displayable(report), verbose=verbose, lang=lang, **words(lang))
+    return template.render(r=escape.displayable(report), verbose=verbose, lang=lang, **words(lang, output))
 
 
 def html_fragment(report: dict[str, Any], verbose: bool = False) -> str:
     """The HTML report without its page around it, styled inside its own ``div``: for a notebook cell's output."""
     return environment("html").get_template("report.fragment.html.j2").render(
-        r=escape.displayable(report), verbose=verbose, **words(report_language(report)))
+        r=escape.displayable(report), verbose=verbose, **words(report_language(report), "html"))
