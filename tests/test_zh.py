@@ -1,12 +1,12 @@
 """zh complete (issue 32 §6): a learner who reads the judge in Chinese sees no English word of the judge's own.
 
-Real reports are judged in zh through the site (a wrong answer with a diff and a hint, a time limit, a runtime
-error, an accepted submit, a pasted case with judge-only fields, a case without expected values) and through
-``judge run --lang zh``; each is rendered as the learner sees it (the site's HTML, the terminal's text, Markdown), the
-learner's own values, code and identifiers (and the problem's authored text: titles, hints) are cut out, and
-what is left may hold no English word but those the zh catalogue itself writes (CPU, MiB, torch, ...). The list and
-history pages are read the same way. A catalogue check says every key the zh path uses has a zh entry.
-"""
+Real reports are judged in zh through the site (a wrong answer with a diff, a time limit, a runtime error, an
+accepted submit, a pasted case with judge-only fields, a case without expected values) and through ``judge run
+--lang zh`` on the bundled problem (a wrong answer with a diff and a hint); each is rendered as the learner sees it
+(the site's HTML, the terminal's text, Markdown), the learner's own values, code and identifiers (and the
+problem's authored text: titles, hints) are cut out, and what is left may hold no English word but those the zh
+catalogue itself writes (CPU, MiB, torch, ...). The list and history pages, ``judge list`` and ``judge history``
+are read the same way. A catalogue check says every key the zh path uses has a zh entry."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ SLOW = REFERENCE_SOURCE + "\n\nclass Solution(Solution):\n    def compute_activa
                           "        while True:\n            pass\n"
 CRASH = REFERENCE_SOURCE + "\n\nclass Solution(Solution):\n    def compute_gradient_stats(self, model, x, y):\n" \
                            "        return 1 / 0\n"
-REPORT_TEMPLATES = ("report.txt.j2", "report.fragment.html.j2", "report.html.j2", "list.html.j2", "history.html.j2",
+REPORT_TEMPLATES = ("report.txt.j2", "report.md.j2", "report.fragment.html.j2", "report.html.j2", "list.html.j2", "history.html.j2",
                     "attempt.html.j2", "base.html.j2")
 
 
