@@ -54,8 +54,8 @@ SLOW = REFERENCE_SOURCE + "\n\nclass Solution(Solution):\n    def compute_activa
                           "        while True:\n            pass\n"
 CRASH = REFERENCE_SOURCE + "\n\nclass Solution(Solution):\n    def compute_gradient_stats(self, model, x, y):\n" \
                            "        return 1 / 0\n"
-REPORT_TEMPLATES = ("report.txt.j2", "report.md.j2", "report.fragment.html.j2", "report.html.j2", "list.html.j2", "history.html.j2",
-                    "attempt.html.j2", "base.html.j2")
+REPORT_TEMPLATES = ("report.txt.j2", "report.md.j2", "report.fragment.html.j2", "report.html.j2", "list.html.j2",
+                    "history.html.j2", "attempt.html.j2", "base.html.j2")
 
 
 # -- the catalogue ---------------------------------------------------------------------------------------------
