@@ -104,7 +104,8 @@ def page_language(request: Request) -> str:
 def _page_words(lang: str) -> dict[str, Any]:
     """What a page's template says in ``lang``: the report's words (:func:`judge.report.render.words`), tags,
     statuses and difficulties, and what a link adds to stay in that language."""
-    return {**words(lang, "html"), "lang": lang, "languages": LANGUAGES, "in_lang": "" if lang == "en" else f"?lang={lang}",
+    return {**words(lang, "html"), "lang": lang, "languages": LANGUAGES,
+            "in_lang": "" if lang == "en" else f"?lang={lang}",
             "tag_name": functools.partial(messages.tag_in, lang),
             "status_name": lambda status: messages.say_in(lang, f"status_{status}"),
             "difficulty_name": lambda level: messages.say_in(lang, f"difficulty_{level}")}
