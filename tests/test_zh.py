@@ -33,7 +33,7 @@ from judge.serve.app import SITE_LABELS
 from tests.support.cli import REFERENCE_SOURCE, REPO, SLUG, judge_env, run_judge
 from tests.support.client import Client, launched
 from tests.support.toy import build_toy, mlp_case
-from tests.test_messages import code_sites, template_sites
+from tests.support.message_sites import code_sites, template_sites
 
 ZH = messages.translations("zh")
 WORD = re.compile(r"[A-Za-z][A-Za-z_]{2,}")

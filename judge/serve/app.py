@@ -97,8 +97,7 @@ TEMPLATES = _environment()
 def page_language(request: Request) -> str:
     """The language a page is shown in: ``?lang=`` when it is one of :data:`LANGUAGES` (the list page's switch, and
     the problem page's links once the learner picks a language there), else English."""
-    lang = request.query_params.get("lang", "en")
-    return lang if lang in LANGUAGES else "en"
+    return lang if (lang := request.query_params.get("lang", "en")) in LANGUAGES else "en"
 
 
 def _page_words(lang: str) -> dict[str, Any]:
