@@ -9,7 +9,7 @@ from typing import Iterator
 
 import pytest
 
-from tests.support.adversarial import calibrated_root, new_arena, remove_arena
+from tests.support.adversarial import MACHINE_WIDE, calibrated_root, new_arena, remove_arena
 from tests.support.toy import MIXED_CASES, TOY_CASES, TOY_MEMORY_MB, build_toy
 
 
@@ -20,7 +20,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """pytest's documented recipe: slow tests are skipped unless ``--runslow`` is given. An option, not ``addopts``,
-    so a nested pytest (tests/test_containers.py) inherits nothing it did not ask for."""
+    so a nested pytest (tests/test_containers.py) inherits nothing it did not ask for. The machine-wide modules go
+    to one xdist group (``--dist loadgroup``: the README's test command)."""
+    for item in items:
+        if item.module.__name__.rpartition(".")[2] in MACHINE_WIDE:
+            item.add_marker(pytest.mark.xdist_group("machine-wide"))
     if config.getoption("--runslow"):
         return
     skip = pytest.mark.skip(reason="slow: give --runslow to run it")

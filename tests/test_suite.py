@@ -9,9 +9,11 @@ import re
 import subprocess
 import sys
 import tomllib
+from pathlib import Path
 
 import pytest
 
+from tests.support.adversarial import MACHINE_WIDE
 from tests.support.cli import REPO
 
 TESTS = REPO / "tests"
@@ -82,3 +84,25 @@ def test_support_modules_import_no_test_module():
     offenders = {str(path.relative_to(REPO)): module for path in sorted((TESTS / "support").glob("*.py"))
                  for module in _imported(path) if _is_test_module(module)}
     assert not offenders, offenders
+
+
+MACHINE_WIDE_CHECKS = re.compile(r"\b(?:arena|ipc_objects|judge_attack|grade_class|adv-canary|container_profile)\b")
+"""what reads or leaves traces machine-wide: the adversarial arena and its checks, System V objects, canaries in
+the shared folders, the emulated container"""
+
+
+def test_both_ci_steps_run_in_parallel_with_the_machine_wide_modules_kept_to_one_worker():
+    """pytest-xdist shares the two cores between tests that mostly wait on their judges; ``--dist loadgroup`` keeps
+    every module whose checks read the whole machine in one group (tests/support/adversarial.MACHINE_WIDE), run one
+    test at a time, so one attack's canary or IPC object is never blamed on another judged beside it."""
+    for step in _ci_steps():
+        assert "-n auto --dist loadgroup" in step, step
+    reading = {path.stem for path in TESTS.rglob("test_*.py") if MACHINE_WIDE_CHECKS.search(path.read_text())}
+    assert reading - {"test_suite"} <= MACHINE_WIDE, f"add to MACHINE_WIDE: {sorted(reading - MACHINE_WIDE)}"
+
+
+def test_the_machine_wide_group_is_marked_at_collection(request):
+    groups = {item.nodeid: [mark.args for mark in item.iter_markers("xdist_group")] for item in request.session.items}
+    for nodeid, marks in groups.items():
+        expected = [("machine-wide",)] if Path(nodeid.split("::")[0]).stem in MACHINE_WIDE else []
+        assert marks == expected, nodeid

@@ -29,6 +29,11 @@ VERDICTS = ("accepted", "wrong_answer", "time_limit_exceeded", "memory_limit_exc
 HEADER_KEYS = ("verdict", "attack", "stopped by", "needs", "levels", "base", "outputs", "problem")
 CANARY = "adv-canary"
 """attacks that write outside their scratch directory put this in the names they write"""
+MACHINE_WIDE = frozenset({"test_adversarial", "test_adversarial_bundled", "test_containers", "test_hostile_outputs",
+                          "test_ipc", "test_limits"})
+"""modules whose checks read the whole machine (canaries in /tmp and /dev/shm, System V objects, leftover
+processes and cgroups) before and after judging: under pytest-xdist they share one worker, one test at a time, so
+one attack's traces are never blamed on another running beside it"""
 SHARED_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
 OTHER_STUDENT = "OTHER-STUDENT-SECRET"
 LEAK = "LEAKED-"
