@@ -100,7 +100,7 @@ def page_language(request: Request) -> str:
     return lang if (lang := request.query_params.get("lang", "en")) in LANGUAGES else "en"
 
 
-def _page_words(lang: str) -> dict[str, Any]:
+def page_words(lang: str) -> dict[str, Any]:
     """What a page's template says in ``lang``: the report's words (:func:`judge.report.render.words`), tags,
     statuses and difficulties, and what a link adds to stay in that language."""
     return {**words(lang, "html"), "lang": lang, "languages": LANGUAGES,
@@ -113,7 +113,7 @@ def _page_words(lang: str) -> dict[str, Any]:
 def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     site: Site = request.app.state.site
     html = TEMPLATES.get_template(name).render(token=site.token, has_class=site.graded is not None,
-                                               **_page_words(page_language(request)), **context)
+                                               **page_words(page_language(request)), **context)
     return HTMLResponse(html, status_code=status)
 
 
