@@ -18,6 +18,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="also run the tests marked slow (whole packages judged or regenerated)")
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups off the items
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """pytest's documented recipe: slow tests are skipped unless ``--runslow`` is given. An option, not ``addopts``,
     so a nested pytest (tests/test_containers.py) inherits nothing it did not ask for. The machine-wide modules go
