@@ -210,7 +210,7 @@ def _nothing_injected(driver, shown: str = "window.pwned = 1</script>") -> None:
 
 def test_injected_markup_shows_as_text_in_the_result_panel_and_the_instructor_view(site, browser, shots):
     driver = browser
-    driver.get(f"{site.base}/problems/{SLUG}")
+    driver.get(f"{site.base}/problems/{SLUG}?token={site.token}")  # alone on its xdist worker, or after the others
     _wait(driver, EC.presence_of_element_located((By.CSS_SELECTOR, ".CodeMirror")))
     _set_editor(driver, HOSTILE)
     driver.find_element(By.ID, "run").click()
