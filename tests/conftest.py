@@ -9,7 +9,7 @@ from typing import Iterator
 
 import pytest
 
-from tests.support.adversarial import MACHINE_WIDE, calibrated_root, new_arena, remove_arena
+from tests.support.adversarial import calibrated_root, xdist_group, new_arena, remove_arena
 from tests.support.toy import MIXED_CASES, TOY_CASES, TOY_MEMORY_MB, build_toy
 
 
@@ -21,11 +21,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups off the items
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """pytest's documented recipe: slow tests are skipped unless ``--runslow`` is given. An option, not ``addopts``,
-    so a nested pytest (tests/test_containers.py) inherits nothing it did not ask for. The machine-wide modules go
-    to one xdist group (``--dist loadgroup``: the README's test command)."""
+    so a nested pytest (tests/test_containers.py) inherits nothing it did not ask for. Each module is one xdist group
+    (``--dist loadgroup``: the README's test command), run in its own order by one worker, so a test never meets a
+    module-scoped fixture that no earlier test of its module prepared; the machine-wide modules share one group."""
     for item in items:
-        if item.module.__name__.rpartition(".")[2] in MACHINE_WIDE:
-            item.add_marker(pytest.mark.xdist_group("machine-wide"))
+        item.add_marker(pytest.mark.xdist_group(xdist_group(item.module.__name__.rpartition(".")[2])))
     if config.getoption("--runslow"):
         return
     skip = pytest.mark.skip(reason="slow: give --runslow to run it")

@@ -101,13 +101,15 @@ def test_both_ci_steps_run_in_parallel_with_the_machine_wide_modules_kept_to_one
     assert reading - {"test_suite"} <= MACHINE_WIDE, f"add to MACHINE_WIDE: {sorted(reading - MACHINE_WIDE)}"
 
 
-def test_the_machine_wide_group_is_marked_at_collection_and_xdist_honours_it(request):
-    """The mark must be on the items before pytest-xdist reads it (its ``--dist loadgroup`` hook suffixes each
+def test_each_module_is_one_group_the_machine_wide_ones_one_together_and_xdist_honours_it(request):
+    """The marks must be on the items before pytest-xdist reads them (its ``--dist loadgroup`` hook suffixes each
     grouped test's id with ``@group``): marked too late, the group was silently ignored, the two workers ran
-    attacks side by side, and one's relay file failed the other."""
+    attacks side by side, and one's relay file failed the other. A module split over both workers failed CI too: a
+    test that relied on an earlier one's login met a fresh site and browser of its own."""
     grouping = request.config.pluginmanager.hasplugin("xdist") and request.config.getvalue("loadgroup")
     for item in request.session.items:
-        wide = Path(item.nodeid.split("::")[0]).stem in MACHINE_WIDE
-        assert [mark.args for mark in item.iter_markers("xdist_group")] == ([("machine-wide",)] if wide else []), item
+        module = Path(item.nodeid.split("::")[0]).stem
+        group = "machine-wide" if module in MACHINE_WIDE else module
+        assert [mark.args for mark in item.iter_markers("xdist_group")] == [(group,)], item
         if grouping:
-            assert item.nodeid.endswith("@machine-wide") == wide, item.nodeid
+            assert item.nodeid.endswith(f"@{group}"), item.nodeid

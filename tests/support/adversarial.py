@@ -34,6 +34,12 @@ MACHINE_WIDE = frozenset({"test_adversarial", "test_adversarial_bundled", "test_
 """modules whose checks read the whole machine (canaries in /tmp and /dev/shm, System V objects, leftover
 processes and cgroups) before and after judging: under pytest-xdist they share one worker, one test at a time, so
 one attack's traces are never blamed on another running beside it"""
+
+
+def xdist_group(module: str) -> str:
+    """The pytest-xdist group of a test module (its name without the package): ``machine-wide`` for those above,
+    the module's own name for every other, so one worker runs a module's tests in the module's order."""
+    return "machine-wide" if module in MACHINE_WIDE else module
 SHARED_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
 OTHER_STUDENT = "OTHER-STUDENT-SECRET"
 LEAK = "LEAKED-"
