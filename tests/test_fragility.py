@@ -122,6 +122,15 @@ def test_a_statistic_is_guarded_against_a_call_argument(toy, factor, rule):
         assert "total_norm" in found[rule][0]
 
 
+@pytest.mark.parametrize("max_norm, rule", [(13.0, None), (13.0 * (1 + 2 ** -20), "error R4")])
+def test_a_norm_exactly_at_max_norm_on_every_code_path_can_be_stored(toy, max_norm, rule):
+    """3, 4 and 12 have the norm 13 in float64 and float32, batch permuted or not: the tie is the same bits
+    everywhere, so the case may test "at most" on the boundary itself; a hair above it is a near miss."""
+    x = {"kind": "tensor", "seed": 0, "shape": [3, 1], "init": "values", "values": [[3.0], [4.0], [12.0]]}
+    found = _findings(toy, {"x": x}, [{"method": "clip", "args": ["$x", max_norm]}])
+    assert [k for k in found if k.startswith("error")] == ([rule] if rule else []), found
+
+
 def test_thresholds_guard_a_list_of_bare_numbers(toy):
     # five zeros and w: the unbiased std is w / sqrt(6), 0.02% above the threshold 2.0 here
     values = [[0.0, 0.0, 0.0], [0.0, 0.0, 2.0 * 6 ** 0.5 * 1.0002]]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import torch
 
 from judge.author.fragility import compare_configurations, guards, thresholds
 from judge.author.generate import check_case
@@ -77,8 +78,27 @@ def test_r5_sigmoid_underflow():
 def test_fragility_rules(reference, variant, rule):
     methods = ["compute_activation_stats"]
     found = compare_configurations(reference, {"variant": variant}, methods, PROBLEM.tolerance) + [
-        f for f in thresholds(reference, methods, [[]], [None], guards(PROBLEM)) if f.severity == "error"]
+        f for f in thresholds(reference, methods, [[]], [None], guards(PROBLEM), {"float64, variant": variant})
+        if f.severity == "error"]
     assert [f.rule for f in found][:1] == ([rule] if rule else [])
+
+
+F32_STEP = 2.0 ** -14
+"""the spacing of float32 values at 1000"""
+
+
+@pytest.mark.parametrize("float64, float32, rule", [
+    (1000.0, 1000.0, None),                    # exactly the threshold everywhere: the tie a > against >= lives on
+    (1000.0, 1000.0 + F32_STEP, "R4"),         # exact in float64 only: float32 decides the other way
+    (1000.0 + 1e-9, 1000.0, "R4"),             # a near miss in float64 is no tie, whatever float32 gives
+    (1e-5, float(torch.tensor(1e-5, dtype=torch.float32)), None),  # 1e-5 is no float32 value: its nearest one
+    (1e-5, 1e-5, "R4"),                        # ... while the float64 value is not what float32 arithmetic gives
+])
+def test_a_value_exactly_on_its_threshold_in_every_configuration_is_a_tie_not_a_near_miss(float64, float32, rule):
+    methods = ["compute_activation_stats"]
+    found = thresholds([[{"norm": float64}]], methods, [[]], [None], guards(PROBLEM),
+                       {"float32, 1 thread": [[{"norm": float32}]], "float64, another path": [[{"norm": float64}]]})
+    assert [f.rule for f in found if f.severity == "error"] == ([rule] if rule else [])
 
 
 def test_building_is_deterministic_and_checksummed():

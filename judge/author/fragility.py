@@ -11,6 +11,8 @@ each problem guards in ``docs/authoring.md`` §3):
 * R4  a guarded statistic lies within 0.1% of one of its thresholds (a warning within 1%): thresholds by the
       statistic's name (``[fragility.thresholds]``), by method (``[fragility.thresholds.by_method]``, also for
       lists of bare numbers) or a call argument (``[fragility.relative]``, e.g. ``total_norm = "max_norm"``);
+      a value *exactly* on its threshold in float64 and in every configuration (the threshold rounded to that
+      configuration's dtype) is a tie the case tests on purpose, not a near miss;
 * R5  the input of a module with a kink has a neuron (a channel, for 4-D inputs: the maximum over N, H, W)
       whose best value is within 1e-4 standard deviations of the kink without being exactly on it, or the
       input of a module with an underflow floor falls below it (sigmoid: -80);
@@ -198,10 +200,24 @@ def _argument(signature: inspect.Signature | None, args: list[Any], name: str) -
     return float(value) if _is_number(value) else None
 
 
+def _exact_tie(value: float, limit: float, path: str, variants: dict[str, dict[str, Leaf]]) -> bool:
+    """``value`` equals ``limit`` exactly, and so does the same leaf of every configuration at its own precision
+    (float32 configurations against the threshold rounded to float32): the same tie on every code path."""
+    def rounded(config: str) -> float:
+        dtype = torch.float32 if config.startswith("float32") else torch.float64
+        return torch.tensor(limit, dtype=torch.float64).to(dtype).item()
+
+    return value == limit and all(
+        path in leafs and _is_number(leafs[path][2]) and float(leafs[path][2]) == rounded(config)
+        for config, leafs in variants.items())
+
+
 def thresholds(reference: list[Any], methods: list[str], call_args: list[list[Any]], signatures: list[Any],
-               rules: Guards) -> list[Finding]:
-    """R4: guarded statistics near their thresholds (an error within 0.1%, a warning within 1%)."""
+               rules: Guards, variants: dict[str, list[Any]]) -> list[Finding]:
+    """R4: guarded statistics near their thresholds (an error within 0.1%, a warning within 1%), unless exactly
+    on them in every one of ``variants`` (configuration -> outputs) too."""
     found = []
+    others = {config: _flat(outputs, methods) for config, outputs in variants.items()}
     for index, (output, method) in enumerate(zip(reference, methods)):
         for path, name, value in leaves(output, method):
             if not _is_number(value) or not math.isfinite(value):
@@ -212,6 +228,8 @@ def thresholds(reference: list[Any], methods: list[str], call_args: list[list[An
                 limits = limits + ([limit] if limit is not None else [])
             for limit in limits:
                 gap = abs(float(value) - limit)
+                if _exact_tie(float(value), limit, f"[{index}]{path}", others):
+                    continue
                 if gap <= THRESHOLD_MARGIN * abs(limit):
                     found.append(Finding(ERROR, "R4", f"[{index}]{path} = {value:.6g} lies within 0.1% of the threshold {limit:g}"))
                 elif gap <= NEAR_THRESHOLD_MARGIN * abs(limit):

@@ -208,7 +208,7 @@ def assess(problem: Problem, module: ModuleType, case: Case, measured: Measured,
     return Checked(measured.expected, [
         *moved,
         *fragility.compare_configurations(reference, variants, methods, tolerance),
-        *fragility.thresholds(reference, methods, args, signatures, rules),
+        *fragility.thresholds(reference, methods, args, signatures, rules, variants),
         *measured.hazards,
         *_boundaries(solution, case),
         *fragility.small_values(measured.expected, methods, tolerance, rules),
