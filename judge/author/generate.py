@@ -48,6 +48,7 @@ from judge.author.rerun import Elsewhere, everywhere
 from judge.author.stability import (Recognised, drift_report, elsewhere_mistakes, elsewhere_outputs, largest_drift,
                                     mistake_runs, plain, unstable_hints)
 from judge.judging.compare import compare
+from judge.package.domain import broken
 from judge.machine import torch_version
 from judge.package.build import build_objects, checksum, resolve_args, seeded
 from judge.package.cases import Case, save_case, tag_nonfinite
@@ -212,8 +213,16 @@ def assess(problem: Problem, module: ModuleType, case: Case, measured: Measured,
         *measured.hazards,
         *_boundaries(solution, case),
         *fragility.small_values(measured.expected, methods, tolerance, rules),
+        *_outside_domain(problem, case),
         *unstable_hints(measured.mistakes, runs, plain(measured.expected), tolerance),
     ], measured.mistakes, _drift(measured, variants, methods, tolerance))
+
+
+def _outside_domain(problem: Problem, case: Case) -> list[Finding]:
+    """An error for every value of the case that ``[[domain]]`` rules out."""
+    return [Finding(ERROR, "domain", messages.say("gen_domain", case=case.id, call=index, where=rule.where,
+                                                  value=json.dumps(value), because=rule.because))
+            for index, rule, value in broken(problem.domain, problem.methods, case.raw)]
 
 
 def _drift(measured: Measured, variants: dict[str, list[Any]], methods: list[str],

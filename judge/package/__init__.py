@@ -26,6 +26,7 @@ installed judge's ``judge_bundle/problems`` (see :func:`judge.package.problem.pr
     ``[comparison]`` (optional): ``relative``, ``absolute``, ``slack`` -- the tolerance for numbers
     (:mod:`judge.package.tolerance`); the default is ``|got - expected| <= 1e-4 * max(1, |expected|) + 1e-9``.
     ``[fragility]`` (optional): what ``judge gen`` guards (``docs/authoring.md``).
+    ``[[domain]]`` (optional): inputs the statement rules out, as rules every tool holds to (:mod:`.domain`).
     ``[limits]``: ``time_multiplier``, ``time_floor_s`` (CPU seconds), ``memory_mb`` (resident set, whole worker).
 
 Case files (JSON) are *specifications*, not pickles. A case names the objects it needs and the calls to make::

@@ -14,6 +14,7 @@ from judge.compat import tomllib
 from judge.errors import BadInput
 from judge.settings import PROBLEMS, SOLUTIONS, Setting
 from judge.package.cases import VISIBILITIES, Case, load_case
+from judge.package.domain import Rule, parse as parse_domain
 from judge.package.tolerance import DEFAULT, Tolerance, parse_tolerance
 
 BUNDLE = "judge_bundle"
@@ -114,6 +115,11 @@ class Problem:
         """How far a number may stray from its expected value: ``[comparison]``, or the default rule."""
         return parse_tolerance(self.meta["comparison"]) if "comparison" in self.meta else DEFAULT
 
+    @cached_property
+    def domain(self) -> list[Rule]:
+        """``[[domain]]``: the inputs the statement rules out (:mod:`judge.package.domain`)."""
+        return parse_domain(self.meta)
+
     @property
     def limits(self) -> Limits:
         return Limits(**self.meta["limits"])
@@ -177,6 +183,7 @@ def _check_meta(meta: dict[str, Any], path: Path) -> None:
          "[limits] needs exactly time_multiplier, time_floor_s and memory_mb")
     try:
         parse_tolerance(meta.get("comparison", {}))
+        parse_domain(meta)
     except ValueError as exc:
         need(False, str(exc))
     need(meta["slug"] == path.parent.name, f"slug '{meta['slug']}' must match the folder name")

@@ -7,9 +7,9 @@ submission is. A mutant is
 * ``killed`` by the first case it does not pass (any verdict but ``accepted``);
 * ``equivalent`` when it passes every case and also every generated input (:mod:`.mutant_search`:
   each case with fresh seeds and changed numbers, and boundary values aimed at it), so no input this problem's
-  cases can express tells it from the reference; or when the author declared it so, with a reason, in
-  ``[[mutation.equivalent]]`` of problem.toml (``judge mutate --recheck`` judges those on the same inputs,
-  which may disprove a declaration);
+  cases can express tells it from the reference. Its ``evidence`` says which search showed it. An author's
+  declaration in ``[[mutation.equivalent]]`` of problem.toml adds a reason for people to read, never proof:
+  a declared mutant is judged on the same inputs as any other, and one they kill makes the declaration stale;
 * ``survived`` when it passes every case but fails a generated input: the cases are too weak there, and the
   generated input, shrunk to the fewest changes that still kill it, is the case to add (``judge gen --kill``);
 * ``error`` when the judge itself failed on it (``internal_error``).
@@ -36,6 +36,9 @@ from judge.package.problem import Problem
 
 KILLED, SURVIVED, EQUIVALENT, ERROR = "killed", "survived", "equivalent", "error"
 STATUSES = (KILLED, SURVIVED, EQUIVALENT, ERROR)
+SEARCHED, UNREACHED = "searched", "unreached"
+"""the evidence of an equivalent mutant: generated inputs ran its line and none told it from the reference, or no
+case and no generated input runs its line at all"""
 Log = Callable[[str], None]
 
 
@@ -74,13 +77,19 @@ class Outcome:
     kill: Kill | None = None
     """the first case that failed it (killed), or what the judge said (error)"""
     reason: str = ""
-    """why it is equivalent"""
+    """why it is equivalent, as its author declared it (documentation, not evidence)"""
+    evidence: str = ""
+    """what showed it equivalent, in words"""
+    evidence_class: str = ""
+    """:data:`SEARCHED` or :data:`UNREACHED`"""
     witness: Witness | None = None
     """for a survivor: the input that kills it"""
 
     def as_json(self) -> dict[str, Any]:
         return {**self.mutant.as_json(), "status": self.status, "killed_by": self.kill.as_json() if self.kill else None,
-                "reason": self.reason or None, "witness": self.witness.as_json() if self.witness else None}
+                "reason": self.reason or None, "evidence": self.evidence or None,
+                "evidence_class": self.evidence_class or None,
+                "witness": self.witness.as_json() if self.witness else None}
 
 
 @dataclass
@@ -114,6 +123,8 @@ class Run:
     def as_json(self) -> dict[str, Any]:
         return {"problem": self.slug, "mutants": len(self.outcomes), "generated": self.generated,
                 **{status: self.count(status) for status in STATUSES}, "score": round(self.score, 4),
+                "evidence": {kind: sum(o.evidence_class == kind for o in self.outcomes)
+                             for kind in (SEARCHED, UNREACHED)},
                 "floor": self.settings.floor, "generated_inputs": self.inputs, "seconds": round(self.seconds, 1),
                 "stale_declarations": self.stale, "outcomes": [o.as_json() for o in self.outcomes]}
 
@@ -136,10 +147,10 @@ def _stale(settings: Settings, made: list[Mutant], outcomes: list[Outcome], path
 
 
 def mutate(problem: Problem, pool: Pool, most: int | None = None, device: str = "cpu",
-           log: Log = lambda _: None, only: str | None = None, recheck: bool = False) -> Run:
+           log: Log = lambda _: None, only: str | None = None) -> Run:
     """Judge the mutants of ``problem``'s reference (at most ``most`` of them, spread over the file; or the one
-    whose id is ``only``). A declared equivalent that passes the cases is taken at its author's word, unless
-    ``recheck``: then it is judged on the generated inputs too, which may disprove the declaration."""
+    whose id is ``only``). A mutant that passes the cases is judged on the generated inputs, declared equivalent
+    or not: a declaration is never taken on its author's word."""
     started = time.monotonic()
     torch.set_num_threads(1)  # as judge gen: the reference runs here beside the slots' workers
     config = settings(problem)
@@ -156,9 +167,6 @@ def mutate(problem: Problem, pool: Pool, most: int | None = None, device: str = 
     outcomes = [Outcome(m, SURVIVED) if kill is None else Outcome(m, ERROR if kill.verdict == "internal_error"
                                                                   else KILLED, kill)
                 for m, (kill, _) in zip(chosen, judging.on_cases(chosen))]
-    for outcome in outcomes:
-        if outcome.status == SURVIVED and outcome.mutant.id in config.equivalent and not recheck:
-            outcome.status, outcome.reason = EQUIVALENT, config.equivalent[outcome.mutant.id]
     open_ = [o for o in outcomes if o.status == SURVIVED]
     if open_:
         log(messages.say("mutate_progress", slug=problem.slug, count=len(open_), step="generated inputs",
@@ -170,11 +178,10 @@ def mutate(problem: Problem, pool: Pool, most: int | None = None, device: str = 
         rest = [(o, count) for o, (kill, count) in zip(open_, judged) if kill is None]
         for (outcome, count), witness in zip(rest, judging.on_probes([o.mutant for o, _ in rest])):
             outcome.witness = witness
-            if witness is None and outcome.mutant.id in config.equivalent:
-                outcome.status, outcome.reason = EQUIVALENT, config.equivalent[outcome.mutant.id]
-            elif witness is None and judging.found:  # with no generated input, nothing shows it equivalent
-                outcome.status = EQUIVALENT
-                outcome.reason = messages.say("mutate_no_difference", count=count) if count else messages.say(
+            if witness is None and judging.found:  # with no generated input, nothing shows it equivalent
+                outcome.status, outcome.reason = EQUIVALENT, config.equivalent.get(outcome.mutant.id, "")
+                outcome.evidence_class = SEARCHED if count else UNREACHED
+                outcome.evidence = messages.say("mutate_no_difference", count=count) if count else messages.say(
                     "mutate_never_run", line=outcome.mutant.line)
     stale = _stale(config, made, outcomes, problem.root / "problem.toml") if most is None and not only else []
     return Run(problem.slug, outcomes, len(made), len(judging.found or []), time.monotonic() - started, config, stale)
@@ -202,8 +209,9 @@ def render_text(run: Run, reference: Any, listed: tuple[str, ...] = (SURVIVED, E
             elif o.kill is not None:
                 lines.append(messages.say("mutate_killed_by", case=o.kill.case, verdict=o.kill.verdict,
                                           where=_where(o.kill)))
-            elif o.reason:
-                lines.append(messages.say("mutate_equivalent_why", reason=o.reason))
+            elif status == EQUIVALENT:
+                why = "; ".join(filter(None, (o.reason, o.evidence)))
+                lines.append(messages.say("mutate_equivalent_why", reason=why))
     lines += run.stale
     floor = messages.say("mutate_floor", floor=run.settings.floor) if run.settings.floor is not None else ""
     lines.append(messages.say("mutate_score", slug=run.slug, score=run.score, killed=run.count(KILLED),

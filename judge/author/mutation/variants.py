@@ -28,6 +28,7 @@ from judge.author.generate import check_case
 from judge.author.mutation.coverage import Covering
 from judge.package.build import build_objects, checksum
 from judge.package.cases import Case, parse_case
+from judge.package.domain import broken
 from judge.package.problem import Problem
 
 PER_CASE = 2
@@ -196,10 +197,12 @@ def one_call(raw: dict[str, Any], index: int) -> dict[str, Any]:
 def build(problem: Problem, covering: Covering, origin: Case, changes: list[Change], name: str,
           call: int | None = None) -> Variant | None:
     """``origin`` with ``changes`` (and only its call ``call``, when given), carrying the reference's outputs as
-    its expected values, or None when it does not validate, build or run. Not yet checked for fragility: see
-    :func:`is_sound`."""
+    its expected values, or None when it does not validate, build or run, or leaves the problem's ``[[domain]]``.
+    Not yet checked for fragility: see :func:`is_sound`."""
     raw = applied(origin.raw, changes)
     raw = raw if call is None else one_call(raw, call)
+    if broken(problem.domain, problem.methods, raw):
+        return None  # an input the statement rules out tells nothing about the cases
     path, methods = origin.path.with_name(f"{name}.json"), {m["name"] for m in problem.methods}
     try:
         case = parse_case(raw, path, "hidden", methods)
@@ -248,12 +251,14 @@ def is_sound(problem: Problem, module: ModuleType, case: Case) -> bool:
 
 def variants(problem: Problem, covering: Covering, per_case: int = PER_CASE) -> list[Variant]:
     """``per_case`` variants of every case of ``problem`` that build and run (fewer where none could be drawn),
-    one per call (:func:`calls_of`)."""
+    one per call (:func:`calls_of`). A drawn change that alone leaves the ``[[domain]]`` is left out, so the rest
+    of the variant is still tried."""
     found = []
     for case in problem.cases:
         for k in range(per_case):
             for attempt in range(ATTEMPTS + 1):
-                changes = draw(case, random.Random(f"{case.id}:{k}:{attempt}"), seeds_only=attempt == ATTEMPTS)
+                drawn = draw(case, random.Random(f"{case.id}:{k}:{attempt}"), seeds_only=attempt == ATTEMPTS)
+                changes = [c for c in drawn if not broken(problem.domain, problem.methods, applied(case.raw, [c]))]
                 name = f"{case.visibility}.{case.name}~{k + 1}"
                 made = build(problem, covering, case, changes, name) if changes else None
                 if made is not None:
