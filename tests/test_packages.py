@@ -87,7 +87,7 @@ def test_hidden_cases_catch_every_declared_mistake_in_process(slug):
 @pytest.mark.slow
 @pytest.mark.parametrize("slug", SLUGS)
 def test_verify_judges_every_declared_submission_through_the_real_judge(slug):
-    # the mutants are left to tests/test_mutate.py: judging all of them for every problem would take CI half an hour
+    # the mutants are left to tests/test_mutate.py, which judges every problem's with one warm pool (about 5 min)
     result = run_judge(["verify", slug, "--no-mutation"], None, timeout=1200)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert result.stdout.count("\nok  ") == len(find_problem(slug).declared_submissions())
