@@ -12,6 +12,7 @@ AUTHORING: dict[str, str] = {
     "gen_bad_output": "{case}: call {call} ({method}) returns {what}; outputs hold only numbers, strings, lists and dicts with string keys (a decision is a string, never a bool or None)",
     "gen_domain": "{case}: call {call} has {where} = {value}, which the statement rules out ([[domain]]: {because}); change the case",
     "gen_small_values": "{count} expected value(s) in (0, {below}) are compared weakly by the absolute tolerance (first: {path} = {value}); keep them at least {below} or exactly 0, use a log scale, or list the name in [fragility] fractions",
+    "gen_boundaries_failed": "{case}: the reference's Solution._boundaries raised {reason} on call {call}; it must handle every input the case's methods take",
     "gen_reference_failed": "{case}: the reference raised {reason} on call {call} ({method})",
     "gen_paths": "code paths rerun, each in a worker of its own: {paths}; in process: float32 with 1 and {threads} threads, and a permuted batch",
     "gen_path_skipped": "not rerun: {path} ({why})",

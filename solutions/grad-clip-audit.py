@@ -52,7 +52,7 @@ class Solution:
             return []
         model, x, y, max_norm = args
         grads = _gradients(model, x, y)
-        groups = [sum(p.grad.norm() ** 2 for p in layer.parameters()) ** 0.5
+        groups = [sum(p.grad.norm() ** 2 for p in layer.parameters() if p.grad is not None) ** 0.5
                   for layer in model.modules() if isinstance(layer, nn.Linear)]
         total = sum(g.norm() ** 2 for g in grads) ** 0.5
         return [(n, max_norm) for n in [total, *groups]]

@@ -43,6 +43,8 @@ class Solution:
     def _boundaries(self, *args):
         if len(args) == 1 and isinstance(args[0], torch.Tensor) and args[0].dim() == 2:
             return [(args[0].sum(), 1.0)]
+        if len(args) == 1 and isinstance(args[0], torch.Tensor) and args[0].dim() == 1:
+            raise ValueError("no boundaries for a 1-D input")
         return []
 '''
 
@@ -154,6 +156,12 @@ def test_a_kink_is_checked_per_channel_of_a_convolution(toy):
 def test_the_reference_names_its_own_boundaries(toy):
     x = {"kind": "tensor", "seed": 0, "shape": [1, 2], "init": "values", "values": [[0.5, 0.5000001]]}
     assert "error G1" in _findings(toy, {"x": x}, [{"method": "stds", "args": ["$x"]}])
+
+
+def test_a_boundaries_probe_that_raises_is_a_finding_not_a_crash(toy):
+    x = {"kind": "tensor", "seed": 0, "shape": [4], "init": "normal"}
+    found = _findings(toy, {"x": x}, [{"method": "stds", "args": ["$x"]}])
+    assert "Solution._boundaries raised ValueError: no boundaries for a 1-D input on call 0" in found["error G1"][0]
 
 
 @pytest.mark.parametrize("what", ["none", "bool", "tensor"])

@@ -48,10 +48,10 @@ from judge.author.rerun import Elsewhere, everywhere
 from judge.author.stability import (Recognised, drift_report, elsewhere_mistakes, elsewhere_outputs, largest_drift,
                                     mistake_runs, plain, unstable_hints)
 from judge.judging.compare import compare
-from judge.package.domain import broken
 from judge.machine import torch_version
 from judge.package.build import build_objects, checksum, resolve_args, seeded
 from judge.package.cases import Case, save_case, tag_nonfinite
+from judge.package.domain import broken
 from judge.package.problem import Problem
 from judge.package.tolerance import Tolerance
 
@@ -135,8 +135,14 @@ def _boundaries(solution: Any, case: Case) -> list[Finding]:
     found = []
     for index, call in enumerate(case.calls):
         args = resolve_args(call["args"], objects_for(case))
-        with seeded():
-            found += fragility.boundaries(probe(*args), index)
+        try:
+            with seeded():
+                pairs = probe(*args)
+        except Exception as exc:  # noqa: BLE001 -- the author's own probe failing is a finding, not a crash
+            found.append(Finding(ERROR, "G1", messages.say("gen_boundaries_failed", case=case.id, call=index,
+                                                           reason=f"{type(exc).__name__}: {exc}")))
+            continue
+        found += fragility.boundaries(pairs, index)
     return found
 
 
