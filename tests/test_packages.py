@@ -66,6 +66,7 @@ def _encode(value):
     return json.loads(json.dumps(encode(value, __import__("numpy"))))
 
 
+@pytest.mark.timeout(1800)  # a hang guard only: beside two CPU hogs train-and-diagnose's training runs passed 300 s
 @pytest.mark.parametrize("slug", SLUGS)
 def test_hidden_cases_catch_every_declared_mistake_in_process(slug):
     """Every wrong submission fails at least one *hidden* case, every accepted one passes all (no judge)."""
