@@ -9,7 +9,7 @@ from typing import Iterator
 
 import pytest
 
-from tests.support.adversarial import calibrated_root, xdist_group, new_arena, remove_arena
+from tests.support.adversarial import calibrated_root, new_arena, remove_arena, xdist_group
 from tests.support.toy import MIXED_CASES, TOY_CASES, TOY_MEMORY_MB, build_toy
 
 

@@ -63,12 +63,14 @@ def test_an_object_argument_is_held_through_its_specification(tmp_path):
     raw = copy.deepcopy(case.raw)
     name = case.raw["calls"][0]["args"][3][1:]
     raw["objects"][name]["steps"] = 1
-    assert [(i, r.where, v) for i, r, v in broken(problem.domain, problem.methods, raw)] == [(0, "train(config).steps", 1)]
+    found = broken(problem.domain, problem.methods, raw)
+    assert [(i, r.where, v) for i, r, v in found] == [(0, "train(config).steps", 1)]
 
 
 @pytest.mark.parametrize("table, words", [
     ('method = "fit"\nargument = "record"\nbecause = "x"', "method 'fit'"),
-    ('method = "diagnose_run"\nargument = "log"\nbecause = "x"', "argument 'log' of diagnose_run, whose signature has record"),
+    ('method = "diagnose_run"\nargument = "log"\nbecause = "x"',
+     "argument 'log' of diagnose_run, whose signature has record"),
     ('method = "diagnose_run"\nargument = "record"', "because are needed"),
     ('method = "diagnose_run"\nargument = "record"\nmin = "0"\nbecause = "x"', "min and max are numbers"),
     ('method = "diagnose_run"\nargument = "record"\nbecause = " "', "because: the statement's clause"),

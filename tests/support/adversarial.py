@@ -34,12 +34,6 @@ MACHINE_WIDE = frozenset({"test_adversarial", "test_adversarial_bundled", "test_
 """modules whose checks read the whole machine (canaries in /tmp and /dev/shm, System V objects, leftover
 processes and cgroups) before and after judging: under pytest-xdist they share one worker, one test at a time, so
 one attack's traces are never blamed on another running beside it"""
-
-
-def xdist_group(module: str) -> str:
-    """The pytest-xdist group of a test module (its name without the package): ``machine-wide`` for those above,
-    the module's own name for every other, so one worker runs a module's tests in the module's order."""
-    return "machine-wide" if module in MACHINE_WIDE else module
 SHARED_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
 OTHER_STUDENT = "OTHER-STUDENT-SECRET"
 LEAK = "LEAKED-"
@@ -49,6 +43,12 @@ TOY_CPU_FLOOR_S = 1.0
 """the toy's CPU limit: memory bombs must reach its 450 MB well within it on a loaded 2-core machine (at 0.5 s,
 32-infinite-recursion, whose frames grow the heap about 400 MB a CPU-second, ended on the CPU limit in 2 of 3
 default runs there)"""
+
+
+def xdist_group(module: str) -> str:
+    """The pytest-xdist group of a test module (its name without the package): ``machine-wide`` for those of
+    :data:`MACHINE_WIDE`, the module's own name for every other, so one worker runs a module's tests in its order."""
+    return "machine-wide" if module in MACHINE_WIDE else module
 
 
 def _hidden_case() -> dict:
