@@ -40,7 +40,7 @@ def test_a_literal_argument_is_held_to_its_rule_by_key(value, rule):
     problem, case, index = _diagnose_case()
     raw = copy.deepcopy(case.raw)
     raw["calls"][index]["args"][0]["stopped_at"] = value
-    found = broken(problem.domain, problem.methods, raw)
+    found = broken(problem.domain, raw)
     assert [(i, r.key[-1], v) for i, r, v in found] == ([(index, rule, value)] if rule else [])
 
 
@@ -49,7 +49,7 @@ def test_a_list_entry_is_reached_by_its_index(first, breaks):
     problem, case, index = _diagnose_case()
     raw = copy.deepcopy(case.raw)
     raw["calls"][index]["args"][0]["grad_norm"][0] = first
-    assert bool(broken(problem.domain, problem.methods, raw)) is breaks
+    assert bool(broken(problem.domain, raw)) is breaks
 
 
 def test_an_object_argument_is_held_through_its_specification(tmp_path):
@@ -63,7 +63,7 @@ def test_an_object_argument_is_held_through_its_specification(tmp_path):
     raw = copy.deepcopy(case.raw)
     name = case.raw["calls"][0]["args"][3][1:]
     raw["objects"][name]["steps"] = 1
-    found = broken(problem.domain, problem.methods, raw)
+    found = broken(problem.domain, raw)
     assert [(i, r.where, v) for i, r, v in found] == [(0, "train(config).steps", 1)]
 
 
@@ -109,5 +109,4 @@ def test_generated_inputs_keep_to_the_rules():
 @pytest.mark.parametrize("slug", available())
 def test_every_bundled_case_keeps_to_its_problem_s_rules(slug):
     problem = find_problem(slug)
-    assert not [(c.id, broken(problem.domain, problem.methods, c.raw)) for c in problem.cases
-                if broken(problem.domain, problem.methods, c.raw)]
+    assert not {c.id: found for c in problem.cases if (found := broken(problem.domain, c.raw))}

@@ -228,7 +228,7 @@ def _outside_domain(problem: Problem, case: Case) -> list[Finding]:
     """An error for every value of the case that ``[[domain]]`` rules out."""
     return [Finding(ERROR, "domain", messages.say("gen_domain", case=case.id, call=index, where=rule.where,
                                                   value=json.dumps(value), because=rule.because))
-            for index, rule, value in broken(problem.domain, problem.methods, case.raw)]
+            for index, rule, value in broken(problem.domain, case.raw)]
 
 
 def _drift(measured: Measured, variants: dict[str, list[Any]], methods: list[str],

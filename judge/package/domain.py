@@ -32,6 +32,8 @@ FIELDS = frozenset({"method", "argument", "key", "exclude", "min", "max", "becau
 class Rule:
     method: str
     argument: str
+    position: int
+    """the argument's index among the call's arguments (its place in the signature, ``self`` left out)"""
     key: tuple[str, ...]
     exclude: tuple[Any, ...]
     least: float | None
@@ -84,8 +86,8 @@ def parse(meta: dict[str, Any]) -> list[Rule]:
         if not isinstance(table["because"], str) or not table["because"].strip():
             raise ValueError("[[domain]] because: the statement's clause, in words")
         key = tuple(str(table.get("key", "")).split(".")) if table.get("key") else ()
-        rules.append(Rule(table["method"], table["argument"], key, tuple(table.get("exclude", [])), bounds[0],
-                          bounds[1], table["because"]))
+        rules.append(Rule(table["method"], table["argument"], known.index(table["argument"]), key,
+                          tuple(table.get("exclude", [])), bounds[0], bounds[1], table["because"]))
     return rules
 
 
@@ -100,17 +102,13 @@ def _reach(value: Any, key: tuple[str, ...]) -> tuple[bool, Any]:
     return True, value
 
 
-def broken(rules: list[Rule], methods: list[dict[str, Any]], raw: dict[str, Any]) -> list[tuple[int, Rule, Any]]:
+def broken(rules: list[Rule], raw: dict[str, Any]) -> list[tuple[int, Rule, Any]]:
     """Every ``(call index, rule, value)`` where a case file's call breaks a rule."""
-    signatures = {m["name"]: m.get("signature", "") for m in methods}
     found = []
     for index, call in enumerate(raw.get("calls", [])):
-        for rule in (r for r in rules if r.method == call.get("method")):
-            position = parameters(signatures[rule.method]).index(rule.argument)
-            args = call.get("args", [])
-            if position >= len(args):
-                continue
-            given = args[position]
+        args = call.get("args", [])
+        for rule in (r for r in rules if r.method == call.get("method") and r.position < len(args)):
+            given = args[rule.position]
             if isinstance(given, str) and given.startswith("$"):
                 given = raw.get("objects", {}).get(given[1:])
             reached, value = _reach(given, rule.key)

@@ -201,7 +201,7 @@ def build(problem: Problem, covering: Covering, origin: Case, changes: list[Chan
     Not yet checked for fragility: see :func:`is_sound`."""
     raw = applied(origin.raw, changes)
     raw = raw if call is None else one_call(raw, call)
-    if broken(problem.domain, problem.methods, raw):
+    if broken(problem.domain, raw):
         return None  # an input the statement rules out tells nothing about the cases
     path, methods = origin.path.with_name(f"{name}.json"), {m["name"] for m in problem.methods}
     try:
@@ -258,7 +258,7 @@ def variants(problem: Problem, covering: Covering, per_case: int = PER_CASE) -> 
         for k in range(per_case):
             for attempt in range(ATTEMPTS + 1):
                 drawn = draw(case, random.Random(f"{case.id}:{k}:{attempt}"), seeds_only=attempt == ATTEMPTS)
-                changes = [c for c in drawn if not broken(problem.domain, problem.methods, applied(case.raw, [c]))]
+                changes = [c for c in drawn if not broken(problem.domain, applied(case.raw, [c]))]
                 name = f"{case.visibility}.{case.name}~{k + 1}"
                 made = build(problem, covering, case, changes, name) if changes else None
                 if made is not None:
