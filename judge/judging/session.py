@@ -278,7 +278,7 @@ class Session:
             result.error = _judges_note(protocol.REPLACED, "replaced_judge_code") if replaced else reply.error
             result.verdict = from_error(result.error)
         else:
-            _checked(result, reply.value, check)
+            checked(result, reply.value, check)
         if result.verdict is Verdict.ACCEPTED and outcome.cpu_s > limits.cpu_s:
             self._ended(result, Ending.LATE, outcome, limits)
         return result
@@ -288,7 +288,7 @@ class Session:
         result.verdict, result.ending, result.error = from_ending(ending), ending, _ending_note(ending, outcome, limits)
 
 
-def _checked(result: CallResult, value: Any, check: Check | None) -> None:
+def checked(result: CallResult, value: Any, check: Check | None) -> None:
     result.value = value
     if check is None:
         return

@@ -88,7 +88,7 @@ def learner_trace(exc: BaseException) -> str:
     return "".join(kept.format()[-TRACE_FRAMES:])
 
 
-def _error(exc: BaseException) -> dict[str, str]:
+def error_of(exc: BaseException) -> dict[str, str]:
     return protocol.error_fields(type(exc).__name__, str(exc), learner_trace(exc))
 
 
@@ -107,10 +107,13 @@ def _build(objects: dict[str, Any], device: str) -> dict[str, Any]:
 
 
 def _import_solution(path: str, methods: list[str]) -> Any:
-    """Run the submission as module ``solution``, compiled under :data:`SOURCE_NAME` (its lines registered with
-    :mod:`linecache`, so tracebacks still quote them), and return an instance of its class ``Solution``."""
     with open(path, "rb") as file:
-        source = file.read()
+        return load_solution(file.read(), path, methods)
+
+
+def load_solution(source: bytes, path: str, methods: list[str]) -> Any:
+    """Run ``source`` as module ``solution``, compiled under :data:`SOURCE_NAME` (its lines registered with
+    :mod:`linecache`, so tracebacks still quote them), and return an instance of its class ``Solution``."""
     lines = source.decode("utf-8", "replace").splitlines(keepends=True)
     linecache.cache[SOURCE_NAME] = (len(source), None, lines, SOURCE_NAME)
     module = types.ModuleType("solution")
@@ -184,7 +187,7 @@ class ReplacedJudgeCode(Exception):
     :data:`judge.worker.protocol.REPLACED`)."""
 
 
-def _call(solution: Any, request: dict[str, Any], device: str) -> Any:
+def run_call(solution: Any, request: dict[str, Any], device: str) -> Any:
     """Build the call's objects, forget the request, call the method, then check that every judge-built object
     still runs the code it was built with (a tripwire: :func:`judge.package.kinds.tampered`). Nothing of the
     request stays reachable from the frames below the submission's: it finds its arguments and nothing else."""
@@ -226,16 +229,16 @@ def serve(requests: BinaryIO, out: BinaryIO, solution: str, lockdown: Lockdown) 
     try:
         solution_obj = _import_solution(solution, methods)
     except BaseException as exc:  # noqa: BLE001 -- SystemExit at import is the submission's failure too
-        protocol.send(out, protocol.import_error(_error(exc)))
+        protocol.send(out, protocol.import_error(error_of(exc)))
         return
     protocol.send(out, protocol.ready())
     for request in incoming:
         reply_id = request["id"]
         _force_full_fp32(torch, device)
         try:
-            reply = protocol.result(reply_id, encode(_call(solution_obj, request, device), np))
+            reply = protocol.result(reply_id, encode(run_call(solution_obj, request, device), np))
         except BaseException as exc:  # noqa: BLE001 -- sys.exit() inside a method is a runtime error
-            reply = protocol.error(reply_id, _error(exc))
+            reply = protocol.error(reply_id, error_of(exc))
         del request
         protocol.send(out, reply)
 

@@ -1,8 +1,11 @@
-"""Judge mutants exactly as submissions are judged, on warm workers, stopping at the first failing case.
+"""Judge mutants by the judge's own rules, stopping at the first failing case.
 
-This is the one place where mutation testing drives the judge: a mutant's source goes into a file, and
-:func:`judge.pipeline.judge_guarded` judges it with workers of a :class:`judge.judging.pool.WorkerPool` (one
-per job slot, started once for the whole run, replaced if it dies), as ``judge grade`` does. The plan is
+This is the one place where mutation testing drives the judge. Each job slot first hands a mutant to its fast
+path (:mod:`.trusted_judge`: the author's own code, many mutants per warm process, each call decided by the
+session's own rules); what that path cannot decide as the confined judge would, it hands back. Then the mutant's
+source goes into a file, and :func:`judge.pipeline.judge_guarded` judges it with workers of a
+:class:`judge.judging.pool.WorkerPool` (one per job slot, started once for the whole run, replaced if it dies), as
+``judge grade`` does. The plan is
 :func:`judge.judging.plan.make_plan`'s for the problem's own cases, or :func:`plan_for` for generated
 ones. A mutant is killed by the first case that does not end ``accepted``; judging stops there (the
 ``on_case`` hook raises), so a killed mutant costs the cases up to its first failure. A kill by a time or memory
@@ -19,6 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
+from judge.author.mutation.trusted_judge import UNDECIDED, TrustedRunner
 from judge.errors import InternalError
 from judge.judging.session import CaseLimits, CaseResult
 from judge.judging.plan import Plan
@@ -48,7 +52,7 @@ class Kill:
         return {"case": self.case, "verdict": self.verdict, "method": self.method, "field": self.field}
 
 
-def _kill(result: CaseResult) -> Kill:
+def kill_of(result: CaseResult) -> Kill:
     failed = next(c for c in result.calls if c.verdict is not Verdict.ACCEPTED)
     differences = failed.comparison.differences if failed.comparison else []
     return Kill(result.case.id, result.verdict.value, failed.method, differences[0].field if differences else "")
@@ -109,10 +113,11 @@ class _Slot(threading.Thread):
     """One warm pool, started and used by this thread alone: its zygote dies with the thread that started it
     (``PR_SET_PDEATHSIG``), so the thread lives as long as the :class:`Pool`."""
 
-    def __init__(self, device: str, folder: Path, tasks: "queue.Queue[Any]"):
+    def __init__(self, device: str, folder: Path, tasks: "queue.Queue[Any]", fast: bool):
         super().__init__(daemon=True)
         self.device, self.folder, self.tasks = device, folder, tasks
         self.workers: WorkerPool | None = None
+        self.trusted = TrustedRunner() if fast else None
 
     def run(self) -> None:
         try:
@@ -136,7 +141,11 @@ class _Slot(threading.Thread):
         """The first case ``source`` fails, or None when it passes every case. Judged again when the zygote died
         meanwhile (what its workers did last is not the mutant's doing), and when a time or memory limit
         stopped it: on a loaded machine the wall-clock limit can stop a sound solution, so such a kill counts
-        only when it recurs."""
+        only when it recurs. The fast path decides first, where it can."""
+        if self.trusted is not None:
+            fast = self.trusted.first_failure(plan, source)
+            if fast is not UNDECIDED:
+                return None if fast is None else kill_of(fast)
         kill = None
         for attempt in range(RETRIES + 1):
             try:
@@ -156,7 +165,7 @@ class _Slot(threading.Thread):
 
         def stop(_index: int, result: CaseResult) -> None:
             if result.verdict is not Verdict.ACCEPTED:
-                raise _Stop(_kill(result))
+                raise _Stop(kill_of(result))
 
         try:
             report = judge_guarded(Submitted(path, source.encode()), judge, on_case=stop)
@@ -171,20 +180,25 @@ class _Slot(threading.Thread):
     def _close(self) -> None:
         if self.workers is not None:
             self.workers.close()
+        if self.trusted is not None:
+            self.trusted.close()
 
     def abort(self) -> None:
         if self.workers is not None:
             self.workers.abort()
+        if self.trusted is not None:
+            self.trusted.kill()
 
 
 class Pool:
-    """``jobs`` slots judging mutants in parallel; close it (or use it as a context manager) when done."""
+    """``jobs`` slots judging mutants in parallel; close it (or use it as a context manager) when done. ``fast``:
+    whether each slot tries :mod:`.trusted_judge` first (False: every mutant goes to confined workers)."""
 
-    def __init__(self, jobs: int | None = None, device: str = "cpu"):
+    def __init__(self, jobs: int | None = None, device: str = "cpu", fast: bool = True):
         self.folder = tempfile.TemporaryDirectory(prefix="judge-mutants-")
         self.tasks: queue.Queue[Any] = queue.Queue()
         count = jobs or len(os.sched_getaffinity(0))
-        self.slots = [_Slot(device, Path(self.folder.name), self.tasks) for _ in range(max(1, count))]
+        self.slots = [_Slot(device, Path(self.folder.name), self.tasks, fast) for _ in range(max(1, count))]
         for slot in self.slots:
             slot.start()
 
