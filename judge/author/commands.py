@@ -64,7 +64,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             raise unknown_problem(slug, known)
     require_device(args.device)
     passed = verify(args.slugs, declared=not args.no_submissions, log=print, device=args.device,
-                    mutation=not args.no_mutation, warnings=args.warnings)
+                    mutation=not args.no_mutation, warnings=args.warnings, recompute=args.recompute)
     return EXIT_OK if passed else EXIT_NOT_ACCEPTED
 
 
@@ -114,6 +114,8 @@ def add_commands(sub: Any) -> None:
     verify.add_argument("--no-submissions", action="store_true", help="skip judging declared submissions (and mutants)")
     verify.add_argument("--no-mutation", action="store_true",
                         help="skip judging the reference's mutants (the mutation score and its floor)")
+    verify.add_argument("--recompute", action="store_true",
+                        help="judge the mutants again even where a record of an unchanged problem is kept")
     verify.add_argument("--warnings", action="store_true",
                         help="also list the author warnings (without it they are only counted)")
     verify.add_argument("--device", choices=("cpu", "cuda"), default="cpu",

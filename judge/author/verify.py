@@ -231,17 +231,18 @@ def _result(tally: Tally) -> str:
 
 
 def verify(slugs: list[str] | None = None, declared: bool = True, log: Log = print, device: str = "cpu",
-           warnings: bool = False, mutation: bool = True) -> bool:
+           warnings: bool = False, mutation: bool = True, recompute: bool = False) -> bool:
     """Check every problem named (default: every one found) and log every error, and every warning when
     ``warnings``; True when none is an error.
 
     Declared submissions are judged on ``device`` against that device's expectations (the CPU ones where a case
     has none, as ``judge submit`` does); then, unless ``mutation`` is off, the reference's mutants are
-    (:mod:`judge.author.mutation.mutation_check`). Without ``declared`` nothing is judged, mutants neither."""
+    (:mod:`judge.author.mutation.mutation_check`: an unchanged problem's kept result is reused, unless
+    ``recompute``). Without ``declared`` nothing is judged, mutants neither."""
     chosen = slugs or available()
     failed, errors, warned = 0, 0, 0
     pool = WorkerPool(probe.confinement(device)) if declared else None
-    mutants = MutationCheck(device) if declared and mutation else None
+    mutants = MutationCheck(device, recompute) if declared and mutation else None
     try:
         for slug in chosen:
             tally = _verify_one(slug, pool, log, device, warnings, mutants)

@@ -3,7 +3,8 @@
 One :class:`.mutant_judge.Pool` (a zygote per core) serves every problem of a verify run. For each
 problem it prints the score, every survivor with the smallest input change that kills it (and the
 ``judge gen --kill`` command that adds it), and reports as errors a score under ``[mutation] floor`` and every
-stale equivalence declaration; a mutant the judge failed on is a warning.
+stale equivalence declaration; a mutant the judge failed on is a warning. What it reported is kept
+(:mod:`.record`) and replayed while nothing it depends on changes, unless ``recompute``.
 """
 
 from __future__ import annotations
@@ -12,16 +13,30 @@ from typing import Any
 
 from judge import messages
 from judge.author.mutation.mutant_judge import Pool
+from judge.author.mutation import record
 from judge.author.mutation.mutate import ERROR, SURVIVED, mutate, render_text
 
 
 class MutationCheck:
-    def __init__(self, device: str = "cpu"):
-        self.device = device
+    def __init__(self, device: str = "cpu", recompute: bool = False):
+        self.device, self.recompute = device, recompute
         self.pool: Pool | None = None
 
     def __call__(self, problem: Any, tally: Any) -> None:
-        """Run the mutants of ``problem`` and report to ``tally`` (``log``, ``error``, ``warning``)."""
+        """Report the mutants of ``problem`` to ``tally`` (``log``, ``error``, ``warning``): from an up-to-date
+        record, or run now and recorded."""
+        kept = None if self.recompute else record.load(problem, self.device)
+        if kept is not None:
+            tally.log(messages.say("mutate_reused", slug=problem.slug))
+            for kind, text in kept:
+                getattr(tally, kind)(text)
+            return
+        recording = record.Recording(tally)
+        if self._report(problem, recording):
+            record.store(problem, self.device, recording.events)
+
+    def _report(self, problem: Any, tally: Any) -> bool:
+        """Run the mutants and report them; whether the run may be kept (the judge failed on no mutant)."""
         if self.pool is None:
             self.pool = Pool(device=self.device)
         run = mutate(problem, self.pool, device=self.device)
@@ -38,6 +53,7 @@ class MutationCheck:
         if run.below_floor:
             tally.error(messages.say("mutate_below_floor", path=problem.root / "problem.toml", score=run.score,
                                      floor=run.settings.floor))
+        return not run.count(ERROR)
 
     def close(self) -> None:
         if self.pool is not None:
