@@ -175,7 +175,7 @@ def lock_down(lockdown: Lockdown, scratch: str, device: str = "cpu") -> None:
         seccomp.install(deny_memfd=not lockdown.memfd)
 
 
-def _verify(request: dict[str, Any], out: BinaryIO) -> None:
+def answer_checksums(request: dict[str, Any], out: BinaryIO) -> None:
     """A checker's one answer: the checksum of every case's objects, built on the CPU as ``judge gen`` built them."""
     from judge.package.build import checksum
 
@@ -216,7 +216,7 @@ def serve(requests: BinaryIO, out: BinaryIO, solution: str, lockdown: Lockdown) 
         return
     if setup["type"] == protocol.Request.VERIFY:
         privileges.set_dumpable(False)  # it holds every case: no process of its uid may read its memory
-        _verify(setup, out)
+        answer_checksums(setup, out)
         return
     device, methods = setup["device"], setup["methods"]
     _force_full_fp32(torch, device)

@@ -9,7 +9,8 @@ verdict by :func:`judge.judging.verdict.from_error`, a value by the method's che
 It decides only what it can decide as the confined judge would: a wrong answer, a malformed answer or an exception
 at some call (killed), or every call accepted well within its limits (not killed). Anything near a resource
 limit, or out of the ordinary (an import that fails, a call that runs past its wall-clock limit, a process that
-dies, a tampered object, a memory error) is :data:`UNDECIDED`, and :mod:`.mutant_judge` judges that mutant in
+dies, a tampered object, a memory error, cases this process does not build as ``judge gen`` built them) is
+:data:`UNDECIDED`, and :mod:`.mutant_judge` judges that mutant in
 confined workers as before. ``tests/test_mutants.py`` checks that both paths agree, mutant by mutant.
 """
 
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +66,8 @@ class TrustedRunner:
         """whether the runner has not answered yet (its first answer waits for torch's import)"""
         self.unusable = False
         """a runner that never answered: every mutant of this run goes to confined workers"""
+        self.builds: weakref.WeakKeyDictionary[Plan, bool] = weakref.WeakKeyDictionary()
+        """per plan, whether this process builds every case with a recorded checksum as ``judge gen`` built it"""
 
     def first_failure(self, plan: Plan, source: str) -> CaseResult | str | None:
         """The result of the first case ``source`` fails, None when it passes every case well within its limits,
@@ -72,6 +76,8 @@ class TrustedRunner:
             return UNDECIDED
         try:
             self._start()
+            if not self._builds(plan):
+                return UNDECIDED
             self._send(trusted_worker.mutant(source, plan.methods))
             if not protocol.is_reply(self._receive(IMPORT_S), protocol.Reply.READY):
                 self._end()
@@ -115,6 +121,18 @@ class TrustedRunner:
                 result.verdict = call_result.verdict
                 return result
         return None
+
+    def _builds(self, plan: Plan) -> bool:
+        """Whether this process builds every case of ``plan`` bit-identically, as a session's checker shows before a
+        submission runs (asked once per plan; a plan whose builds a calibration here checked is not asked)."""
+        if plan.builds_checked or not any(c.build_sha256 for c in plan.cases):
+            return True
+        if plan not in self.builds:
+            self._send(protocol.verify([c.objects for c in plan.cases]))
+            sums = self._receive(IMPORT_S * len(plan.cases)).get("checksums")
+            self.builds[plan] = isinstance(sums, list) and len(sums) == len(plan.cases) and all(
+                c.build_sha256 in (None, s) for c, s in zip(plan.cases, sums))
+        return self.builds[plan]
 
     # -- the runner process --------------------------------------------------------------------------------------
     def _start(self) -> None:

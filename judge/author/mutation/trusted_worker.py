@@ -12,7 +12,9 @@ Usage: ``python -I -B -m judge.author.mutation.trusted_worker REQUEST_FD RESPONS
 
 Messages beyond :mod:`judge.worker.protocol`'s: the parent sends ``mutant`` (its source and the method names),
 then ``call`` requests, then ``end``; this process answers ``ready`` or ``import_error``, each call's ``result`` or
-``error`` with the call's CPU seconds and the peak resident bytes since the mutant's import, and ``done``.
+``error`` with the call's CPU seconds and the peak resident bytes since the mutant's import, and ``done``. Before
+the first mutant of a plan the parent may send a checker's ``verify`` (every case's objects), answered with their
+checksums as a checker answers it.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import time
 from typing import Any
 
 from judge.worker import protocol
-from judge.worker.main import encode, error_of, load_solution, prepare, run_call
+from judge.worker.main import answer_checksums, encode, error_of, load_solution, prepare, run_call
 
 MUTANT, END, DONE = "mutant", "end", "done"
 DEVICE = "cpu"
@@ -77,7 +79,9 @@ def main() -> None:
     out = os.fdopen(response_fd, "wb")
     for request in protocol.Requests(os.fdopen(request_fd, "rb", buffering=0)):
         kind = request.get("type")
-        if kind == MUTANT:
+        if kind == protocol.Request.VERIFY:
+            answer_checksums(request, out)
+        elif kind == MUTANT:
             _reset_peak()
             try:
                 solution = load_solution(request["source"].encode(), MUTANT_FILE, request["methods"])
