@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from pathlib import Path
 
 import pytest
 
@@ -74,14 +75,78 @@ def test_what_is_out_of_the_ordinary_goes_back_to_confined_workers(runner, sourc
     assert runner.first_failure(plan, REFERENCE) is None, "the next mutant is judged as usual"
 
 
-def test_a_mutant_that_changes_torch_s_global_state_is_judged_then_its_process_replaced(runner):
+LEFTOVERS = {
+    "a patched tensor method": "torch.Tensor.mean = lambda self, *a, **k: self.sum()",
+    "a patched builtin": "import builtins; builtins.round = lambda v, n=0: 0.0",
+    "a patched layer": "nn.ReLU.forward = lambda self, x: x",
+    "the default dtype": "torch.set_default_dtype(torch.float64)",
+    "warnings raised as errors": "import warnings; warnings.simplefilter('error')",
+    "numpy errors raised": "import numpy; numpy.seterr(all='raise')",
+    "the recursion limit": "import sys; sys.setrecursionlimit(60)",
+    "denormals flushed": "torch.set_flush_denormal(True)",
+    "an environment variable": "import os; os.environ['OMP_NUM_THREADS'] = '7'",
+}
+"""what a red team's mutants left behind in a shared process, each of which changed a later mutant's verdict"""
+
+
+@pytest.mark.parametrize("line", LEFTOVERS.values(), ids=LEFTOVERS.keys())
+def test_nothing_a_mutant_changes_reaches_the_next_one(runner, line):
     plan = make_plan(find_problem(PROBLEM), "submit", "cpu")
+    runner.first_failure(plan, _with_first_line(line))
     assert runner.first_failure(plan, REFERENCE) is None
-    before = runner.process.pid
-    changed = "import torch\ntorch.set_default_dtype(torch.float64)\n" + REFERENCE
-    assert runner.first_failure(plan, changed) is not UNDECIDED
-    assert runner.process is None, "a runner whose torch settings a mutant changed is not used again"
-    assert runner.first_failure(plan, REFERENCE) is None and runner.process.pid != before
+
+
+def _confined(plan, source: str):
+    with Pool(1, fast=False) as confined:
+        return confined.first_failures([(plan, "x", source)])[0]
+
+
+STATEFUL = {
+    "a mutable default argument": REFERENCE.replace(
+        FIRST_METHOD + "        fractions = []\n",
+        "    def detect_dead_neurons(self, model, x, fractions=[]):\n"),
+    "wrong on the first call only": REFERENCE.replace("class Solution:\n", "class Solution:\n    calls = 0\n").replace(
+        FIRST_METHOD + "        fractions = []\n",
+        FIRST_METHOD + "        Solution.calls += 1\n        fractions = [] if Solution.calls > 1 else [1.0]\n"),
+}
+"""solutions whose answer depends on the calls before: a session makes one untimed warm-up call first"""
+STOPPED = {
+    "a reply over the cap": REFERENCE.replace("        return fractions\n", "        return fractions * 200000\n"),
+    "a file written": _with_first_line("open('debug.bin', 'wb').write(b'x' * (20 << 20))"),
+    "a file read outside": _with_first_line("open('/etc/passwd').read()"),
+    "a process started": _with_first_line("import os, time\n        if os.fork() == 0: time.sleep(60)"),
+    "threads started": _with_first_line(
+        "import threading, time\n        ts = [threading.Thread(target=time.sleep, args=(0.01,)) for _ in range(300)]"
+        "\n        [t.start() for t in ts]; [t.join() for t in ts]"),
+    "virtual memory reserved": _with_first_line("buffer = torch.empty(1_000_000_000)"),
+}
+"""what a confined worker stops (a limit, the sandbox) and the fast path does not: never decided there"""
+
+
+@pytest.mark.parametrize("source", [*STATEFUL.values(), *STOPPED.values()], ids=[*STATEFUL, *STOPPED])
+def test_the_fast_path_decides_only_as_the_confined_judge_does(runner, source):
+    plan = make_plan(find_problem(PROBLEM), "submit", "cpu")
+    fast = _fast(runner, plan, source)
+    assert fast is UNDECIDED or fast == _confined(plan, source)
+    if source in STOPPED.values():
+        assert fast is UNDECIDED
+    assert runner.first_failure(plan, REFERENCE) is None
+
+
+def test_no_process_a_mutant_starts_outlives_it(runner):
+    plan = make_plan(find_problem(PROBLEM), "submit", "cpu")
+    escape = _with_first_line("import os\n        if os.fork() == 0:\n            os.setsid()\n"
+                              "            os.execv('/bin/sleep', ['sleep', '77.25'])")
+    assert runner.first_failure(plan, escape) is UNDECIDED
+    runner.close()
+    assert not [p for p in Path("/proc").glob("[0-9]*") if b"77.25" in _cmdline(p)]
+
+
+def _cmdline(process: Path) -> bytes:
+    try:
+        return (process / "cmdline").read_bytes()
+    except OSError:
+        return b""
 
 
 def test_a_wrong_answer_names_the_case_the_method_and_the_field(runner):

@@ -8,10 +8,12 @@ verdict by :func:`judge.judging.verdict.from_error`, a value by the method's che
 
 It decides only what it can decide as the confined judge would: a wrong answer, a malformed answer or an exception
 at some call (killed), or every call accepted well within its limits (not killed). Anything near a resource
-limit, or out of the ordinary (an import that fails, a call that runs past its wall-clock limit, a process that
-dies, a tampered object, a memory error, cases this process does not build as ``judge gen`` built them) is
-:data:`UNDECIDED`, and :mod:`.mutant_judge` judges that mutant in
-confined workers as before. ``tests/test_mutants.py`` checks that both paths agree, mutant by mutant.
+limit (a reply over the reply cap included), or out of the ordinary (an import that fails, a call that runs past
+its wall-clock limit, a process that dies, a tampered object, a memory error, anything a confined worker would have
+stopped, cases this process does not build as ``judge gen`` built them) is :data:`UNDECIDED`, and
+:mod:`.mutant_judge` judges that mutant in confined workers as before. As a session does, it makes one untimed
+warm-up call before the first case. ``tests/test_trusted_judge.py`` checks that both paths agree, mutant by
+mutant.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from typing import Any
 from judge.author.mutation import trusted_worker
 from judge.judging.plan import Plan
 from judge.judging.result import parse
-from judge.judging.session import CallResult, CaseResult, checked
+from judge.judging.session import WARM_UP_ALLOWANCE_S, CallResult, CaseResult, checked
 from judge.judging.verdict import Verdict, from_error
 from judge.worker import protocol
 from judge.worker.launch import environment
@@ -47,10 +49,17 @@ LIMIT_SHARE = 0.5
 """a call counts as within its limits only below this share of them: confined workers are slower than this
 process, and a call near a limit is decided where the limit is enforced"""
 READ_BYTES = 1 << 16
+OVERSIZED = "oversized"
+"""what a reply line longer than :data:`judge.worker.protocol.RESPONSE_CAP` reads as: no reply the session accepts"""
 
 
 class _Lost(Exception):
     """The runner stopped answering as the protocol says (it is replaced)."""
+
+
+class _Unusual(Exception):
+    """The mutant did what a confined worker would have stopped (:func:`.trusted_worker._watch`): confined workers
+    judge it, and the runner, whose files or folder it may have changed, is replaced."""
 
 
 class TrustedRunner:
@@ -72,41 +81,59 @@ class TrustedRunner:
     def first_failure(self, plan: Plan, source: str) -> CaseResult | str | None:
         """The result of the first case ``source`` fails, None when it passes every case well within its limits,
         or :data:`UNDECIDED`."""
-        if plan.device != trusted_worker.DEVICE or plan.expected is None or self.unusable:
+        if plan.device != trusted_worker.DEVICE or plan.expected is None or self.unusable or not plan.cases:
             return UNDECIDED
         try:
             self._start()
             if not self._builds(plan):
                 return UNDECIDED
             self._send(trusted_worker.mutant(source, plan.methods))
-            if not protocol.is_reply(self._receive(IMPORT_S), protocol.Reply.READY):
-                self._end()
-                return UNDECIDED
-            for index in range(len(plan.cases)):
-                failed = self._case(plan, index)
-                if failed is not None:
-                    self._end()
-                    return failed
+            ready = self._receive(IMPORT_S)
+            if ready.get("unusual"):
+                raise _Unusual()
+            decided = self._judged(plan) if protocol.is_reply(ready, protocol.Reply.READY) else UNDECIDED
             self._end()
-            return None
-        except _Lost:
-            self.unusable = self.fresh
+            return decided
+        except (_Lost, _Unusual) as stopped:
+            self.unusable = isinstance(stopped, _Lost) and self.fresh
             self.close()
             return UNDECIDED
 
+    def _judged(self, plan: Plan) -> CaseResult | str | None:
+        """After one untimed warm-up call whose answer is thrown away, as a session makes one on the same
+        ``Solution`` (a solution that keeps state between calls sees it), every case in order."""
+        if self._call(plan, 0, 0, WARM_UP_ALLOWANCE_S) is None:
+            return UNDECIDED
+        for index in range(len(plan.cases)):
+            failed = self._case(plan, index)
+            if failed is not None:
+                return failed
+        return None
+
+    def _call(self, plan: Plan, index: int, call_index: int, allowance_s: float = 0.0) -> dict[str, Any] | None:
+        """One call's reply, or None when it is not one the fast path may decide on (too close to a limit,
+        malformed, too long, or a tampered object). ``allowance_s``: the time a warm-up call may take beyond its
+        call's limits, as a session allows it."""
+        limits = plan.limits[index]
+        self.next_id += 1
+        self._send(protocol.call(self.next_id, plan.cases[index].call_request(call_index)))
+        message = self._receive(limits.wall_s + allowance_s)
+        if message.get("unusual") is not False:
+            raise _Unusual()
+        within = (type(message.get("cpu_s")) is float and message["cpu_s"] <= LIMIT_SHARE * limits.cpu_s + allowance_s
+                  and all(type(message.get(k)) is int and message[k] <= LIMIT_SHARE * limits.memory_bytes
+                          for k in ("rss_bytes", "virtual_bytes")))
+        replaced = message.get("type") == protocol.Reply.ERROR and message.get("exc") == protocol.REPLACED
+        return message if within and not replaced else None
+
     def _case(self, plan: Plan, index: int) -> CaseResult | str | None:
         """The case's result when a call failed, :data:`UNDECIDED`, or None when every call was accepted."""
-        case, limits = plan.cases[index], plan.limits[index]
-        result = CaseResult(case, limits)
+        case = plan.cases[index]
+        result = CaseResult(case, plan.limits[index])
         for call_index, call in enumerate(case.calls):
-            self.next_id += 1
-            self._send(protocol.call(self.next_id, case.call_request(call_index)))
-            message = self._receive(limits.wall_s)
-            over = (type(message.get("cpu_s")) is not float or message["cpu_s"] > LIMIT_SHARE * limits.cpu_s
-                    or type(message.get("rss_bytes")) is not int
-                    or message["rss_bytes"] > LIMIT_SHARE * limits.memory_bytes)
-            reply = parse(message, self.next_id)
-            if over or reply is None or reply.kind == "error" and reply.error["exc"] == protocol.REPLACED:
+            message = self._call(plan, index, call_index)
+            reply = parse(message, self.next_id) if message is not None else None
+            if reply is None:
                 return UNDECIDED
             call_result = CallResult(call["method"], Verdict.ACCEPTED)
             if reply.kind == "error":
@@ -140,8 +167,9 @@ class TrustedRunner:
             return
         request_r, self.request_w = os.pipe()
         self.response_r, response_w = os.pipe()
-        self.scratch = Path(tempfile.mkdtemp(prefix="judge-trusted-"))
-        command = [sys.executable, "-I", "-B", "-m", trusted_worker.__name__, str(request_r), str(response_w)]
+        self.scratch = Path(tempfile.mkdtemp(prefix=trusted_worker.SCRATCH_PREFIX))
+        command = [sys.executable, "-I", "-B", "-m", trusted_worker.__name__, str(request_r), str(response_w),
+                   str(os.getpid()), str(self.scratch)]
         self.process = subprocess.Popen(command, pass_fds=(request_r, response_w), cwd=self.scratch,
                                         env=environment(self.scratch), stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -171,17 +199,18 @@ class TrustedRunner:
             self.buffer += chunk
         line, _, self.buffer = self.buffer.partition(b"\n")
         self.fresh = False
+        if len(line) > protocol.RESPONSE_CAP:  # a worker's reader ends the worker there
+            return {"type": OVERSIZED}
         message = protocol.decode(line)
-        if not isinstance(message, dict):
+        if not isinstance(message, dict) or message.get("type") == trusted_worker.EXITED:
             raise _Lost()
         return message
 
     def _end(self) -> None:
-        """Tell the runner the mutant is done; a runner whose torch settings the mutant changed is replaced."""
+        """Tell the mutant's fork to end, and wait until it has."""
         self._send({"type": trusted_worker.END})
-        done = self._receive(IMPORT_S)
-        if not protocol.is_reply(done, trusted_worker.DONE) or done.get("clean") is not True:
-            self.close()
+        while not protocol.is_reply(self._receive(IMPORT_S), trusted_worker.DONE):
+            pass
 
     def kill(self) -> None:
         """Kill the runner and everything it forked (from any thread: one waiting on it sees the pipe end)."""
