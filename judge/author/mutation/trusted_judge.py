@@ -49,8 +49,6 @@ LIMIT_SHARE = 0.5
 """a call counts as within its limits only below this share of them: confined workers are slower than this
 process, and a call near a limit is decided where the limit is enforced"""
 READ_BYTES = 1 << 16
-OVERSIZED = "oversized"
-"""what a reply line longer than :data:`judge.worker.protocol.RESPONSE_CAP` reads as: no reply the session accepts"""
 
 
 class _Lost(Exception):
@@ -187,9 +185,12 @@ class TrustedRunner:
             raise _Lost() from exc
 
     def _receive(self, timeout_s: float) -> dict[str, Any]:
-        """The next message as a dict; a silence past ``timeout_s``, an end or a malformed line is :class:`_Lost`."""
+        """The next message as a dict; a silence past ``timeout_s``, an end or a malformed line is :class:`_Lost`, a
+        line longer than a worker's reader takes (:data:`judge.worker.protocol.RESPONSE_CAP`) :class:`_Unusual`."""
         deadline = time.monotonic() + timeout_s + (START_S if self.fresh else 0)
         while b"\n" not in self.buffer:
+            if len(self.buffer) > protocol.RESPONSE_CAP:
+                raise _Unusual()
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([self.response_r], [], [], left)[0]:
                 raise _Lost()
@@ -199,8 +200,8 @@ class TrustedRunner:
             self.buffer += chunk
         line, _, self.buffer = self.buffer.partition(b"\n")
         self.fresh = False
-        if len(line) > protocol.RESPONSE_CAP:  # a worker's reader ends the worker there
-            return {"type": OVERSIZED}
+        if len(line) > protocol.RESPONSE_CAP:
+            raise _Unusual()
         message = protocol.decode(line)
         if not isinstance(message, dict) or message.get("type") == trusted_worker.EXITED:
             raise _Lost()
