@@ -4,6 +4,8 @@ confined judge decides it the same way, and hands back everything out of the ord
 from __future__ import annotations
 
 import dataclasses
+import shutil
+import tempfile
 import time
 from pathlib import Path
 
@@ -166,3 +168,23 @@ def test_cases_this_process_does_not_build_as_judge_gen_did_go_back_to_confined_
     drifted = dataclasses.replace(plan, builds_checked=False, cases=[
         dataclasses.replace(plan.cases[0], build_sha256="0" * 64), *plan.cases[1:]])
     assert runner.first_failure(drifted, REFERENCE) is UNDECIDED
+
+
+def test_emptying_the_scratch_folder_never_follows_a_link_out_of_it(runner, tmp_path):
+    """A mutant may leave links in its scratch folder, or swap the folder itself for a link: the runner empties the
+    folder it was given, through the descriptor it opened, and the files a link points to stay."""
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "precious.txt").write_text("keep")
+    plan = make_plan(find_problem(PROBLEM), "submit", "cpu")
+    links = _with_first_line(f"import os\n        if not os.path.lexists('link'): os.symlink({str(victim)!r}, 'link'); "
+                             f"os.mkdir('sub'); os.symlink({str(victim)!r}, 'sub/link')")
+    swap = _with_first_line(f"import os\n        here = os.getcwd()\n        if not os.path.islink(here): "
+                            f"os.rename(here, here + '-moved'); os.symlink({str(victim)!r}, here)")
+    for source in (links, swap):
+        runner.first_failure(plan, source)
+        runner.first_failure(plan, REFERENCE)
+        assert (victim / "precious.txt").read_text() == "keep"
+    runner.close()
+    for moved in Path(tempfile.gettempdir()).glob("judge-trusted-*-moved"):
+        shutil.rmtree(moved)

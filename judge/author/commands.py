@@ -80,7 +80,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise BadInput("bad_jobs", value=args.jobs)
     log = (lambda line: print(line, file=sys.stderr)) if args.format == "text" else (lambda _: None)
-    with Pool(args.jobs) as pool:
+    with Pool(args.jobs, fast=not args.confined) as pool:
         run = mutate(problem, pool, args.max, log=log)
     if args.format == "json":
         print(json.dumps(run.as_json(), indent=1))
@@ -127,3 +127,5 @@ def add_commands(sub: Any) -> None:
     mutate.add_argument("--max", type=int, help="judge at most this many mutants, spread over the reference")
     mutate.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     mutate.add_argument("--jobs", type=int, help="mutants judged at once (default: one per core)")
+    mutate.add_argument("--confined", action="store_true",
+                        help="judge every mutant in confined workers, none in the fast unconfined process")

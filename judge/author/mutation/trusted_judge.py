@@ -116,7 +116,7 @@ class TrustedRunner:
         self.next_id += 1
         self._send(protocol.call(self.next_id, plan.cases[index].call_request(call_index)))
         message = self._receive(limits.wall_s + allowance_s)
-        if message.get("unusual") is not False:
+        if message.get("unusual") != []:
             raise _Unusual()
         within = (type(message.get("cpu_s")) is float and message["cpu_s"] <= LIMIT_SHARE * limits.cpu_s + allowance_s
                   and all(type(message.get(k)) is int and message[k] <= LIMIT_SHARE * limits.memory_bytes

@@ -19,7 +19,7 @@ Usage: ``python -I -B -m judge.author.mutation.trusted_worker REQUEST_FD RESPONS
 
 Messages beyond :mod:`judge.worker.protocol`'s: the parent sends ``mutant`` (its source and the method names),
 then ``call`` requests, then ``end``; the child answers ``ready`` or ``import_error``, each call's ``result`` or
-``error`` with the call's CPU seconds, the peak resident and virtual bytes and whether anything unusual happened,
+``error`` with the call's CPU seconds, the peak resident and virtual bytes and the first unusual events, if any,
 and ``done``; the runner answers ``exited`` when a fork dies before that. Before the first mutant of a plan the parent may send a checker's ``verify`` (every case's objects),
 answered with their checksums as a checker answers it.
 """
@@ -61,7 +61,7 @@ FILE_EVENTS = ("os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.symlink", "
 SCRATCH_SHARE = 0.5
 """the most of the worker's disk quota the scratch folder may hold after a call, and of its file-size limit any
 one file there"""
-READABLE = ("/proc/", "/sys/", "/dev/", "/usr/", "/lib", "/etc/ld.so")
+READABLE = ("/sys/", "/dev/", "/usr/", "/lib", "/etc/ld.so")
 """where a call may read besides the interpreter's and the packages' own folders"""
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 
@@ -93,7 +93,8 @@ def _readable_roots() -> tuple[str, ...]:
 
 
 def _under(path: Any, roots: tuple[str, ...]) -> bool:
-    return isinstance(path, (str, bytes)) and os.path.realpath(os.fsdecode(path)).startswith(roots)
+    """Whether ``path`` is one of ``roots`` (each ending in a separator) or lies inside one."""
+    return isinstance(path, (str, bytes)) and os.path.join(os.path.realpath(os.fsdecode(path)), "").startswith(roots)
 
 
 def _scratch_full(scratch: str) -> bool:
@@ -105,7 +106,8 @@ def _scratch_full(scratch: str) -> bool:
 def _watch(unusual: list[str], scratch: str) -> None:
     """From now on, in this fork: note in ``unusual`` every event the confined worker would have stopped, and
     refuse to start a process or a thread."""
-    readable, writable = _readable_roots() + (scratch,), (scratch,)
+    own = f"/proc/{os.getpid()}/"  # where /proc/self leads in this fork
+    readable, writable = _readable_roots() + (scratch, own), (scratch,)
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
         if event.startswith(PROCESS_EVENTS):
@@ -119,6 +121,8 @@ def _watch(unusual: list[str], scratch: str) -> None:
                       or isinstance(flags, int) and flags & WRITE_FLAGS)
             if not _under(path, writable if writes else readable) and not isinstance(path, int):
                 unusual.append(f"open {path!r}")
+        elif event in ("os.listdir", "os.scandir") and args and not _under(args[0], readable):
+            unusual.append(event)
 
     def refuse(*_: Any, **__: Any) -> Any:
         unusual.append("thread")
@@ -137,7 +141,7 @@ def _serve(first: dict[str, Any], requests: protocol.Requests, out: BinaryIO, np
     _watch(unusual, scratch)
     try:
         solution = load_solution(first["source"].encode(), MUTANT_FILE, first["methods"])
-        protocol.send(out, {**protocol.ready(), "unusual": bool(unusual)})
+        protocol.send(out, {**protocol.ready(), "unusual": unusual[:5]})
     except BaseException as exc:  # noqa: BLE001 -- the mutant's failure, reported to the parent
         solution = None
         protocol.send(out, protocol.import_error(error_of(exc)))
@@ -152,12 +156,22 @@ def _serve(first: dict[str, Any], requests: protocol.Requests, out: BinaryIO, np
         if _scratch_full(scratch):
             unusual.append("disk")
         protocol.send(out, {**reply, "cpu_s": time.process_time() - started, "rss_bytes": _status_bytes("VmHWM"),
-                            "virtual_bytes": _status_bytes("VmPeak") - virtual_at_start, "unusual": bool(unusual)})
+                            "virtual_bytes": _status_bytes("VmPeak") - virtual_at_start, "unusual": unusual[:5]})
     os.write(stopped_reading, b".")
     protocol.send(out, {"type": DONE})
 
 
-def _fork(first: dict[str, Any], requests: protocol.Requests, out: BinaryIO, np: Any, scratch: str) -> None:
+def _empty(scratch: int) -> None:
+    """Remove everything in the scratch folder, through the descriptor opened when this process started: a folder
+    moved away or replaced by a symbolic link since is never followed, nor is any link inside it."""
+    for entry in os.scandir(scratch):
+        if entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.name, dir_fd=scratch)
+        else:
+            os.unlink(entry.name, dir_fd=scratch)
+
+
+def _fork(first: dict[str, Any], requests: protocol.Requests, out: BinaryIO, np: Any, scratch: int) -> None:
     """Run one mutant in a fork, and return once the fork no longer reads the request pipe (its teardown goes on
     while the next mutant starts; ``SIGCHLD`` is ignored, so no zombie is left)."""
     read_end, write_end = os.pipe()
@@ -172,8 +186,7 @@ def _fork(first: dict[str, Any], requests: protocol.Requests, out: BinaryIO, np:
     if not os.read(read_end, 1):  # a byte when it stopped reading, nothing when it died
         protocol.send(out, {"type": EXITED})
     os.close(read_end)
-    for entry in os.scandir(scratch):
-        shutil.rmtree(entry.path) if entry.is_dir(follow_symlinks=False) else os.unlink(entry.path)
+    _empty(scratch)
 
 
 def main() -> None:
@@ -182,6 +195,7 @@ def main() -> None:
     if os.getppid() != parent or not os.path.basename(scratch).startswith(SCRATCH_PREFIX):
         return  # the parent died before the death signal was set, or the folder is not one to empty
     os.chdir(scratch)
+    folder = os.open(".", os.O_RDONLY | os.O_DIRECTORY)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     prepare()
     for module in LAZY:
@@ -197,7 +211,7 @@ def main() -> None:
         if request.get("type") == protocol.Request.VERIFY:
             answer_checksums(request, out)
         elif request.get("type") == MUTANT:
-            _fork(request, requests, out, np, scratch)
+            _fork(request, requests, out, np, folder)
         # anything else was sent to a mutant's fork that died before reading it
 
 
