@@ -36,6 +36,7 @@ def _fast(runner: TrustedRunner, plan, source: str):
     return decided if decided is UNDECIDED or decided is None else kill_of(decided)
 
 
+@pytest.mark.slow  # two confined slots and a runner busy for a minute or two: the slow step runs one test at a time
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("slug", AGREEMENT)
 def test_every_mutant_the_fast_path_decides_gets_the_confined_judge_s_verdict(runner, slug):

@@ -30,7 +30,6 @@ import _thread
 import gc
 import importlib
 import os
-import shutil
 import signal
 import sys
 import threading
@@ -161,14 +160,20 @@ def _serve(first: dict[str, Any], requests: protocol.Requests, out: BinaryIO, np
     protocol.send(out, {"type": DONE})
 
 
-def _empty(scratch: int) -> None:
-    """Remove everything in the scratch folder, through the descriptor opened when this process started: a folder
-    moved away or replaced by a symbolic link since is never followed, nor is any link inside it."""
-    for entry in os.scandir(scratch):
+def _empty(folder: int) -> None:
+    """Remove everything in the folder open at descriptor ``folder`` (the scratch folder, opened when this process
+    started): each entry is reached through its folder's descriptor and a folder is opened with ``O_NOFOLLOW``, so a
+    folder moved away or replaced by a symbolic link since, or any link inside it, is never followed."""
+    for entry in os.scandir(folder):
         if entry.is_dir(follow_symlinks=False):
-            shutil.rmtree(entry.name, dir_fd=scratch)
+            inner = os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=folder)
+            try:
+                _empty(inner)
+            finally:
+                os.close(inner)
+            os.rmdir(entry.name, dir_fd=folder)
         else:
-            os.unlink(entry.name, dir_fd=scratch)
+            os.unlink(entry.name, dir_fd=folder)
 
 
 def _fork(first: dict[str, Any], requests: protocol.Requests, out: BinaryIO, np: Any, scratch: int) -> None:
@@ -186,7 +191,7 @@ def _fork(first: dict[str, Any], requests: protocol.Requests, out: BinaryIO, np:
     if not os.read(read_end, 1):  # a byte when it stopped reading, nothing when it died
         protocol.send(out, {"type": EXITED})
     os.close(read_end)
-    _empty(scratch)
+    _empty(scratch)  # raises when a lingering fork changes it meanwhile: this process ends, and is replaced
 
 
 def main() -> None:
