@@ -213,8 +213,11 @@ def test_another_interface_only_when_asked_and_with_a_warning(root):
     import subprocess
     import sys
 
+    # SIGINT as a terminal delivers it, even where the tests were started in the background (which ignores it, and a
+    # child keeps an ignored signal ignored: the site then never stopped, as tests/test_grade_interrupt.py found)
     process = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--port", "0", "--host", "127.0.0.2"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=judge_env(root))
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=judge_env(root),
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert process.stdout.readline().startswith("practice site: http://127.0.0.2:")
     finally:

@@ -20,8 +20,9 @@ Usage: ``python -I -B -m judge.author.mutation.trusted_worker REQUEST_FD RESPONS
 Messages beyond :mod:`judge.worker.protocol`'s: the parent sends ``mutant`` (its source and the method names),
 then ``call`` requests, then ``end``; the child answers ``ready`` or ``import_error``, each call's ``result`` or
 ``error`` with the call's CPU seconds, the peak resident and virtual bytes and the first unusual events, if any,
-and ``done``; the runner answers ``exited`` when a fork dies before that. Before the first mutant of a plan the parent may send a checker's ``verify`` (every case's objects),
-answered with their checksums as a checker answers it.
+and ``done``; the runner answers ``exited`` when a fork dies before that. Before the first mutant of a plan the
+parent may send a checker's ``verify`` (every case's objects), answered with their checksums as a checker answers
+it.
 """
 
 from __future__ import annotations
