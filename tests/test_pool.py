@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from judge.judging.plan import make_plan
-from judge.judging.pool import WorkerPool
+from judge.judging.pool import WorkerPool, shared
 from judge.package.problem import load_problem
 from judge.pipeline import Judge, Submitted, judge_guarded
 from tests.support.cli import REFERENCE_SOURCE, REPO, SLUG
@@ -66,3 +66,17 @@ def test_a_fresh_pool_starts_no_fork_server(toy_plan, tmp_path):
     judge = Judge(toy_plan)
     assert judge_guarded(Submitted.read(path), judge)["verdict"] == "accepted"
     assert not judge.workers.warm and judge.workers._server is None and judge.workers.checked(toy_plan)
+
+
+def test_the_shared_pool_is_lent_alive_kept_for_the_process_and_replaced_when_dead(toy_plan):
+    with shared(toy_plan.confinement) as pool:
+        first = pool._server
+        assert first.alive
+    try:
+        with shared(toy_plan.confinement) as again:
+            assert again is pool and again._server is first  # a calibration's next problem forks from it too
+            _kill_server(again)
+        with shared(toy_plan.confinement) as third:
+            assert third is pool and third._server is not first and third._server.alive
+    finally:
+        pool.close()

@@ -1,7 +1,7 @@
 """Time the reference solution through the same worker a submission gets, on this machine, once.
 
 The reference's CPU time per case is the median of ``REPETITIONS`` timed runs, in workers forked from one warm
-process per confinement that lives as long as the judge's process (:func:`_launch`: a fresh interpreter per problem
+process per confinement that lives as long as the judge's process (:func:`judge.judging.pool.shared`: a fresh interpreter per problem
 cost 4 s, most of most problems' calibration). The times are cached per problem
 content, torch version, device and machine, so calibration is paid once: ``$JUDGE_CACHE`` (default
 ``$XDG_CACHE_HOME/torch-judge`` or ``~/.cache/torch-judge``), one file ``<slug>-<device>-<content>-<machine>.json``
@@ -13,18 +13,16 @@ host (Gradescope, PrairieLearn), keeps its limits instead of recalibrating for e
 
 from __future__ import annotations
 
-import atexit
 import hashlib
 import json
 import os
 import platform
 import statistics
-import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from judge.errors import InternalError
+from judge.judging import pool
 from judge.judging.limits import CaseLimits
 from judge.judging.session import Session, judge_cases
 from judge.judging.verdict import Verdict
@@ -97,32 +95,9 @@ def _stored(problem: Problem, device: str) -> tuple[Path, dict[str, float] | Non
     return path, None
 
 
-_WARM: dict[Confinement, Any] = {}
-"""per confinement, the warm pool (:class:`judge.judging.pool.WorkerPool`) calibrations fork their workers from"""
-_WARM_LOCK = threading.Lock()
-"""one calibration at a time uses the warm pools (a pool serves one judgement at a time)"""
-
-
-def _launch(confinement: Confinement) -> Launch:
-    """Workers for a calibration: forks of this process's warm pool for ``confinement``, started (or, when it died,
-    replaced) now and closed when the process exits. Call with :data:`_WARM_LOCK` held."""
-    from judge.judging.pool import WorkerPool  # the pool's module reads plans, whose module reads calibrations
-
-    if not _WARM:
-        atexit.register(_close_warm)
-    pool = _WARM.get(confinement) or _WARM.setdefault(confinement, WorkerPool(confinement))
-    pool.begin()
-    return pool.launch
-
-
-def _close_warm() -> None:
-    for pool in _WARM.values():
-        pool.close()
-
-
 def _measure(problem: Problem, device: str, confinement: Confinement) -> dict[str, float]:
-    with _WARM_LOCK:
-        return _timed(problem, device, _launch(confinement))
+    with pool.shared(confinement) as workers:
+        return _timed(problem, device, workers.launch)
 
 
 def _timed(problem: Problem, device: str, launch: Launch) -> dict[str, float]:

@@ -11,18 +11,26 @@ The pool also remembers which plans one of its workers has shown to build every 
 checker of :class:`judge.judging.session.Session`), so the next submission to the same plan skips that check;
 a fork server started afresh must show it again. One thread judges with a pool at a time (one job slot);
 :meth:`abort` may be called from any thread.
+
+A front end owns its pools; what has none of its own (a calibration) borrows the process's :func:`shared` pool.
 """
 
 from __future__ import annotations
 
+import atexit
+import threading
 import weakref
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 from judge.errors import InternalError
-from judge.judging.plan import Plan
 from judge.worker.confinement import Confinement
 from judge.worker.forkserver import ForkServer
 from judge.worker.launch import Started, fresh
+
+if TYPE_CHECKING:  # a plan's module reads calibrations, which borrow a shared pool from here
+    from judge.judging.plan import Plan
 
 
 class WorkerPool:
@@ -92,3 +100,25 @@ class WorkerPool:
 
     def __exit__(self, *_: Any) -> None:
         self.close()
+
+
+_SHARED: dict[Confinement, WorkerPool] = {}
+_SHARED_LOCK = threading.Lock()
+"""one borrower at a time (a pool serves one judgement at a time)"""
+
+
+@contextmanager
+def shared(confinement: Confinement) -> Iterator[WorkerPool]:
+    """This process's own warm pool for ``confinement``, lent for one judgement: alive (started, or replaced when
+    it died) on entry, and closed when the process exits."""
+    with _SHARED_LOCK:
+        if not _SHARED:
+            atexit.register(_close_shared)
+        pool = _SHARED.get(confinement) or _SHARED.setdefault(confinement, WorkerPool(confinement))
+        pool.begin()
+        yield pool
+
+
+def _close_shared() -> None:
+    for pool in _SHARED.values():
+        pool.close()

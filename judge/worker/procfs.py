@@ -87,6 +87,11 @@ def _kb(status: str, key: str) -> int:
     return int(status[start + len(key):status.find("kB", start)]) if start >= 0 else 0
 
 
+def status_bytes(pid: int, field: str) -> int:
+    """One memory field of ``/proc/PID/status`` (``VmHWM``, ``VmPeak``, ...) in bytes; 0 when it is missing."""
+    return _kb(_read(f"/proc/{pid}/status"), f"\n{field}:") * 1024
+
+
 def _memory_kb(pid: int) -> tuple[int, int]:
     """VmRSS and VmHWM, from one read of ``status``."""
     status = _read(f"/proc/{pid}/status")

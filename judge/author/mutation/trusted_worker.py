@@ -37,7 +37,7 @@ import threading
 import time
 from typing import Any, BinaryIO
 
-from judge.worker import libc, protocol
+from judge.worker import libc, procfs, protocol
 from judge.worker.confinement import DISK_QUOTA
 from judge.worker.launch import FILE_SIZE_LIMIT, PR_SET_PDEATHSIG
 from judge.worker.main import answer_checksums, encode, error_of, load_solution, prepare, run_call
@@ -49,9 +49,6 @@ SCRATCH_PREFIX = "judge-trusted-"
 LAZY = ("torch._dynamo",)
 """what torch imports on first use (an optimizer's first step: 0.9 s of CPU), imported once here rather than in
 every mutant's fork"""
-PAGE_COUNTERS = "/proc/self/clear_refs"
-RESET_PEAK = b"5"
-"""written to :data:`PAGE_COUNTERS`: the peak resident set (``VmHWM``) starts again from the current one"""
 PROCESS_EVENTS = ("os.fork", "os.forkpty", "os.exec", "os.posix_spawn", "os.spawn", "os.system", "os.kill",
                   "os.killpg", "subprocess.Popen", "pty.spawn", "os.startfile")
 """audit events that start (or signal) a process: refused in a mutant's fork"""
@@ -68,22 +65,6 @@ WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 
 def mutant(source: str, methods: list[str]) -> dict[str, Any]:
     return {"type": MUTANT, "source": source, "methods": methods}
-
-
-def _status_bytes(field: str) -> int:
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) * 1024
-    return 0
-
-
-def _reset_peak() -> None:
-    try:
-        with open(PAGE_COUNTERS, "wb") as file:
-            file.write(RESET_PEAK)
-    except OSError:
-        pass  # without it the peak is the runner's: higher, never lower, so a call is only undecided more often
 
 
 def _readable_roots() -> tuple[str, ...]:
@@ -136,8 +117,9 @@ def _serve(first: dict[str, Any], requests: protocol.Requests, out: BinaryIO, np
     """A mutant's fork: import it, answer its calls until ``end``, then say so on ``stopped_reading`` (the runner
     reads the request pipe again) and answer ``done``."""
     unusual: list[str] = []
-    _reset_peak()
-    virtual_at_start, scratch = _status_bytes("VmPeak"), os.path.join(os.path.realpath(os.getcwd()), "")
+    me = os.getpid()
+    procfs.reset_peak(me)  # without it the peak is the runner's: higher, so a call is only undecided more often
+    virtual_at_start, scratch = procfs.status_bytes(me, "VmPeak"), os.path.join(os.path.realpath(os.getcwd()), "")
     _watch(unusual, scratch)
     try:
         solution = load_solution(first["source"].encode(), MUTANT_FILE, first["methods"])
@@ -155,8 +137,9 @@ def _serve(first: dict[str, Any], requests: protocol.Requests, out: BinaryIO, np
             reply = protocol.error(reply_id, error_of(exc))
         if _scratch_full(scratch):
             unusual.append("disk")
-        protocol.send(out, {**reply, "cpu_s": time.process_time() - started, "rss_bytes": _status_bytes("VmHWM"),
-                            "virtual_bytes": _status_bytes("VmPeak") - virtual_at_start, "unusual": unusual[:5]})
+        memory = {"rss_bytes": procfs.status_bytes(me, "VmHWM"),
+                  "virtual_bytes": procfs.status_bytes(me, "VmPeak") - virtual_at_start}
+        protocol.send(out, {**reply, "cpu_s": time.process_time() - started, **memory, "unusual": unusual[:5]})
     os.write(stopped_reading, b".")
     protocol.send(out, {"type": DONE})
 
