@@ -25,6 +25,7 @@ from judge.author.mutation.mutants import Mutant
 from judge.author.mutation.variants import (Change, Variant, applied, build, is_sound, one_call, probes, shrink,
                                             variants)
 from judge.author.reference import load_reference
+from judge.judging.calibrate import reference_times
 from judge.judging.plan import Plan, make_plan
 from judge.package.cases import Case
 from judge.package.problem import Problem
@@ -65,6 +66,8 @@ class Search:
         self.covering = Covering(problem)
         self.plan = make_plan(problem, "submit", device)
         self.limits = {case.id: limit for case, limit in zip(self.plan.cases, self.plan.limits)}
+        self.times = reference_times(problem, device)
+        """the reference's CPU seconds per case (a generated input costs about what its origin costs)"""
         self.calls = [self.covering.run(case)[1] for case in self.plan.cases]
         """per case, per call, the lines of the reference it runs"""
         self.covered = [frozenset().union(*lines) for lines in self.calls]
@@ -79,13 +82,16 @@ class Search:
         """Where the reference itself fails ``plan`` (None: nowhere, as it must)."""
         return self.pool.first_failures([(plan, "reference", self.source)])[0]
 
-    def _judge(self, base: Plan, lines: list[frozenset[int]], chosen: list[Mutant]) -> list[tuple[Kill | None, int]]:
-        """Each mutant judged on the cases of ``base`` that run one of its lines: its first failure and how
-        many cases run it (none: it is not judged)."""
+    def _judge(self, base: Plan, lines: list[frozenset[int]], costs: list[float], chosen: list[Mutant]
+               ) -> list[tuple[Kill | None, int]]:
+        """Each mutant judged on the cases of ``base`` that run one of its lines, the cheapest first (``costs``:
+        the reference's CPU seconds on each), so a kill costs as little as it can: its first failure and how many
+        cases run it (none: it is not judged)."""
         items, where = [], []
         for mutant in chosen:
-            indices = tuple(i for i, executed in enumerate(lines)
-                            if self.covering.runs(mutant.line, mutant.end_line, executed))
+            indices = tuple(sorted((i for i, executed in enumerate(lines)
+                                    if self.covering.runs(mutant.line, mutant.end_line, executed)),
+                                   key=costs.__getitem__))
             where.append((len(items) if indices else None, len(indices)))
             if indices:
                 key = (id(base), indices)
@@ -95,7 +101,7 @@ class Search:
         return [(None if i is None else kills[i], count) for i, count in where]
 
     def on_cases(self, chosen: list[Mutant]) -> list[tuple[Kill | None, int]]:
-        return self._judge(self.plan, self.covered, chosen)
+        return self._judge(self.plan, self.covered, [self.times[c.id] for c in self.plan.cases], chosen)
 
     def _make(self) -> None:
         found = variants(self.problem, self.covering)
@@ -122,7 +128,8 @@ class Search:
         results: dict[str, tuple[Kill | None, int]] = {}
         todo = list(chosen)
         while todo and self.found:
-            judged = self._judge(self.inputs, [v.lines for v in self.found], todo)
+            judged = self._judge(self.inputs, [v.lines for v in self.found], [self.times[v.origin.id] for v in self.found],
+                                 todo)
             again = []
             for mutant, (kill, count) in zip(todo, judged):
                 if kill is not None and not self._sound(kill.case):
