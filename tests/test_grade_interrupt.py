@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.support.cli import SLUG, judge_env, run_judge
+from tests.support.cli import SLUG, default_sigint, judge_env, run_judge
 from tests.support.submissions import SLOW_ACCEPTED, WRONG, write_files
 
 
@@ -20,11 +20,9 @@ def test_ctrl_c_writes_a_partial_overview_marked_incomplete(toy_root, tmp_path):
                                       for i, name in enumerate(names)})
     out = tmp_path / "out"
     argv = [sys.executable, "-m", "judge", "grade", SLUG, "submissions", "--out", "out", "--jobs", "1"]
-    # SIGINT as a terminal delivers it, even where the tests were started in the background (which ignores it,
-    # and a child keeps an ignored signal ignored)
     judge = subprocess.Popen(argv, env=judge_env(toy_root), cwd=tmp_path, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True,
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                             preexec_fn=default_sigint)
     deadline = time.monotonic() + 120
     while len(list(out.glob("students/*/results.json"))) < 3 and time.monotonic() < deadline:
         time.sleep(0.01)

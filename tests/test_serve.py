@@ -20,7 +20,7 @@ from judge.serve.security import MAX_BODY
 from judge.judging.session import IMPORT_WALL_S, SETUP_WALL_S
 from judge.places import data_home
 from judge.worker import probe, procfs
-from tests.support.cli import REFERENCE_SOURCE, REPO, SLUG, judge_env, judge_json, run_judge
+from tests.support.cli import REFERENCE_SOURCE, REPO, SLUG, default_sigint, judge_env, judge_json, run_judge
 from tests.support.toy import build_toy
 from tests.support.adversarial import ADVERSARIAL_CASES
 from tests.support.cases import BAD_CASES
@@ -213,11 +213,9 @@ def test_another_interface_only_when_asked_and_with_a_warning(root):
     import subprocess
     import sys
 
-    # SIGINT as a terminal delivers it, even where the tests were started in the background (which ignores it, and a
-    # child keeps an ignored signal ignored: the site then never stopped, as tests/test_grade_interrupt.py found)
     process = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--port", "0", "--host", "127.0.0.2"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=judge_env(root),
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                               preexec_fn=default_sigint)
     try:
         assert process.stdout.readline().startswith("practice site: http://127.0.0.2:")
     finally:

@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 
-from tests.support.cli import REFERENCE_SOURCE, SLUG, judge_env
+from tests.support.cli import REFERENCE_SOURCE, SLUG, default_sigint, judge_env
 
 WRONG = REFERENCE_SOURCE.replace("'std': _r(x.std())", "'std': _r(x.std(correction=0))")
 
@@ -37,7 +37,8 @@ def test_watch_judges_every_save_and_shows_the_new_verdict(toy_root, tmp_path):
     solution = tmp_path / "mine.py"
     solution.write_text(WRONG)
     watcher = subprocess.Popen([sys.executable, "-m", "judge", "watch", SLUG, str(solution), "--no-color"],
-                               env=judge_env(toy_root), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               env=judge_env(toy_root), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=default_sigint)
     lines: queue.Queue = queue.Queue()
     threading.Thread(target=_lines, args=(watcher.stdout, lines), daemon=True).start()
     try:

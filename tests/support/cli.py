@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 SLUG = "training-diagnostics"
 REFERENCE_SOURCE = (REPO / "solutions" / f"{SLUG}.py").read_text()
+
+
+def default_sigint() -> None:
+    """``preexec_fn`` for a judge a test stops with SIGINT: SIGINT acts as a terminal's would, even where the tests
+    were started in the background (which ignores SIGINT, and a child keeps an ignored signal ignored: the judge
+    then never stopped, and tests/test_grade_interrupt.py, test_serve.py and test_watch.py each failed that way)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def judge_env(root: Path | None) -> dict[str, str]:

@@ -20,6 +20,7 @@ from typing import Any, Iterator
 from urllib.parse import urlsplit
 
 from judge.serve.security import TOKEN_HEADER
+from tests.support.cli import default_sigint
 
 URL_LINE = re.compile(r"(http://\S+)\?token=(\S+)")
 
@@ -85,7 +86,7 @@ def launched(env: dict[str, str] | None = None, extra: tuple[str, ...] = ()) -> 
     """A site in a child process (its own session, so stopping it stops its zygote), stopped on exit."""
     process = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--port", "0", *extra],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env=env or dict(os.environ), start_new_session=True)
+                               env=env or dict(os.environ), start_new_session=True, preexec_fn=default_sigint)
     try:
         line = process.stdout.readline()
         found = URL_LINE.search(line)
