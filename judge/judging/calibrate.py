@@ -1,8 +1,8 @@
 """Time the reference solution through the same worker a submission gets, on this machine, once.
 
 The reference's CPU time per case is the median of ``REPETITIONS`` timed runs, in workers forked from one warm
-process per confinement that lives as long as the judge's process (:func:`judge.judging.pool.shared`: a fresh interpreter per problem
-cost 4 s, most of most problems' calibration). The times are cached per problem
+process per confinement that lives as long as the judge's process (:func:`judge.judging.pool.shared`: a fresh
+interpreter per problem cost 4 s, most of most problems' calibration). The times are cached per problem
 content, torch version, device and machine, so calibration is paid once: ``$JUDGE_CACHE`` (default
 ``$XDG_CACHE_HOME/torch-judge`` or ``~/.cache/torch-judge``), one file ``<slug>-<device>-<content>-<machine>.json``
 each. With ``JUDGE_CALIBRATION=pinned`` a calibration of the same content measured on another machine is used as

@@ -3,8 +3,9 @@
 A mutant changes code on some lines of the reference; a case whose calls never execute those lines runs the same
 code as the reference and passes, whatever the mutant is. So ``judge mutate`` judges a mutant on the cases that
 execute one of its lines (the cheapest first, so that a kill costs little: the case named as killing it is the
-cheapest that does, not necessarily the first a full judgement fails), and on none when no case does. Lines outside every function body (imports, constants, class
-bodies, ``def`` lines with their defaults) run at import, for every case.
+cheapest that does, not necessarily the first a full judgement fails), and on none when no case does. Lines
+outside every function body (imports, constants, class bodies, ``def`` lines with their defaults) run at import,
+for every case.
 
 The lines are recorded by an instrumented copy of the reference (:class:`Covering`): before every statement a
 call records the statement's lines (a compound statement's header only: its body's statements record their

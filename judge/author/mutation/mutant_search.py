@@ -128,8 +128,8 @@ class Search:
         results: dict[str, tuple[Kill | None, int]] = {}
         todo = list(chosen)
         while todo and self.found:
-            judged = self._judge(self.inputs, [v.lines for v in self.found], [self.times[v.origin.id] for v in self.found],
-                                 todo)
+            lines, costs = [v.lines for v in self.found], [self.times[v.origin.id] for v in self.found]
+            judged = self._judge(self.inputs, lines, costs, todo)
             again = []
             for mutant, (kill, count) in zip(todo, judged):
                 if kill is not None and not self._sound(kill.case):
