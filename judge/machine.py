@@ -4,6 +4,7 @@ version, torch's, and the CPU model."""
 from __future__ import annotations
 
 import functools
+import os
 import platform
 import subprocess
 import sys
@@ -19,6 +20,12 @@ for i in range(torch.cuda.device_count() if torch.cuda.is_available() else 0):
 
 DISTRIBUTION = "torch-diagnostics-judge"
 """the judge's name on PyPI (``pyproject.toml``): its version is written there, and only there"""
+
+
+def usable_cores() -> int:
+    """The cores this process may run on: its affinity, which a container or ``taskset`` can make fewer than the
+    machine has."""
+    return len(os.sched_getaffinity(0))
 
 
 @functools.lru_cache(maxsize=None)

@@ -57,7 +57,7 @@ CATALOGUE: dict[str, str] = {
     "submissions_not_dir": "{path} is a file; give the folder that holds the submissions (.py files, or one folder per student)",
     "submissions_empty": "{path} holds no submissions: no .py file and no student folder",
     "duplicate_student": "two submissions for student '{student}': {first} and {second}; keep one",
-    "bad_jobs": "--jobs wants a positive number of submissions to judge at once, not {value}",
+    "bad_jobs": "--jobs wants a positive number of things done at once (submissions, mutants, problems), not {value}",
     "serve_exact_without_class": "--exact-figures shows a graded class's hidden figures; give it with --class OUT",
     "bad_points": "--points wants a positive number of points, not {value}",
     "merge_other_points": "{path} gives the problem {points} points but {first} gives it {other}; give --points to merge them",

@@ -6,7 +6,7 @@ folders, and the worker layer keeps every worker out of them (:mod:`judge.worker
 * data (the attempt history): ``$JUDGE_HOME`` when set; otherwise the platform's user-data folder:
   ``$XDG_DATA_HOME/torch-judge`` (default ``~/.local/share/torch-judge``) on Linux and other Unix systems,
   ``~/Library/Application Support/torch-judge`` on macOS, ``%LOCALAPPDATA%\\torch-judge`` on Windows;
-* cache (calibrated time limits; ``judge verify``'s mutation reports under ``mutation/``): ``$JUDGE_CACHE``
+* cache (calibrated time limits): ``$JUDGE_CACHE``
   (default ``$XDG_CACHE_HOME/torch-judge`` or ``~/.cache/torch-judge``).
 """
 

@@ -60,7 +60,7 @@ HOME = Setting("JUDGE_HOME", "the platform's user-data folder: $XDG_DATA_HOME/to
                "on Linux, ~/Library/Application Support/torch-judge on macOS, %LOCALAPPDATA%\\torch-judge on Windows",
                "the folder of the learner's attempt history and the code kept with each attempt")
 CACHE = Setting("JUDGE_CACHE", "$XDG_CACHE_HOME/torch-judge, or ~/.cache/torch-judge",
-                "the folder of the cache: the reference's measured times, from which time limits are set, and judge verify's mutation reports")
+                "the folder of the cache: the reference's measured times, from which time limits are set")
 PROBLEMS = Setting("JUDGE_PROBLEMS", "only the bundled problems",
                    f"folders of problem packages, searched in order before the bundled ones (several: separated by "
                    f"'{os.pathsep}'); a slug found earlier shadows the same slug later, and each folder must exist")

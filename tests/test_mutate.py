@@ -1,6 +1,7 @@
 """``judge mutate`` end to end through the real judge, ``judge verify`` enforcing the floor, and every bundled
-problem's score as the README states it, declared equivalents rechecked (slow: each judges every mutant of a
-reference; all eighteen problems take about five minutes on two cores, docs/benchmarks.md)."""
+problem's score as the README states it, declared equivalents rechecked, and as the result its package keeps for
+``judge verify`` to replay says (slow: each judges every mutant of a reference; all eighteen problems take about
+five minutes on two cores, docs/benchmarks.md)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import pytest
 
 from judge.author.mutation.mutant_judge import Pool
 from judge.author.mutation.mutants import mutants
-from judge.author.mutation.mutate import mutate
+from judge.author.mutation import record
+from judge.author.mutation.mutate import mutate, render_text
 from judge.package.problem import available, find_problem
 from tests.support.cli import REPO, run_judge
 
@@ -110,10 +112,15 @@ def pool():
 def test_every_bundled_problem_scores_its_floor_with_every_equivalent_shown_by_the_search(pool, slug):
     """What the README's table states, measured: every mutant killed or shown equivalent by the generated inputs
     (declared or not), no declaration stale, and the table's counts and evidence are this run's."""
-    run = mutate(find_problem(slug), pool).as_json()
+    problem = find_problem(slug)
+    measured = mutate(problem, pool)
+    run = measured.as_json()
     assert run["survived"] == run["error"] == 0 and not run["stale_declarations"], [
         (o["id"], o["after"], o["witness"]) for o in run["outcomes"]
         if o["status"] in ("survived", "error")] or run["stale_declarations"]
     assert run["score"] == 1.0 == run["floor"]
     assert all(o["evidence_class"] for o in run["outcomes"] if o["status"] == "equivalent")
     assert _readme_row(slug)[3:] == [str(run["mutants"]), _equivalents(run["evidence"]), "100 %"]
+    kept = record.load(problem, "cpu")  # what a fresh clone's judge verify replays instead of measuring
+    assert kept is not None and kept.statuses == {o["id"]: o["status"] for o in run["outcomes"]}
+    assert kept.events == [("log", render_text(measured, problem.reference, listed=()).splitlines()[-1])]

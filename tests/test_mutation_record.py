@@ -1,4 +1,6 @@
-"""``judge verify`` keeps each problem's mutation result and replays it while nothing it depends on changes."""
+"""``judge verify`` keeps each problem's mutation result in its package and replays it while nothing it depends on
+changes; every bundled problem's kept result is up to date, so a fresh clone's ``judge verify`` replays it (CI's slow
+step measures each again and compares, ``tests/test_mutate.py``)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import pytest
 from judge.author.mutation import record
 from judge.author.mutation.mutation_check import MutationCheck
 from judge.messages import say
-from judge.package.problem import find_problem
+from judge.package.problem import available, find_problem
 from tests.support.cli import REPO, run_judge
 
 SLUG = "loss-scale-overflow"
@@ -33,8 +35,9 @@ class Tally:
 
 @pytest.fixture()
 def copy(tmp_path, monkeypatch):
-    """The problem copied under ``tmp_path``, found there, with a cache of its own."""
+    """The problem copied under ``tmp_path`` without its kept result, found there, with a cache of its own."""
     shutil.copytree(REPO / "problems" / SLUG, tmp_path / "problems" / SLUG)
+    (tmp_path / "problems" / SLUG / "mutation-cpu.json").unlink(missing_ok=True)
     (tmp_path / "solutions").mkdir()
     shutil.copy(REPO / "solutions" / f"{SLUG}.py", tmp_path / "solutions")
     monkeypatch.setenv("JUDGE_PROBLEMS", str(tmp_path / "problems"))
@@ -51,7 +54,7 @@ def _checked(recompute: bool = False) -> list[tuple[str, str]]:
     return tally.events
 
 
-REUSED = ("log", say("mutate_reused", slug=SLUG))
+REUSED = ("log", say("mutate_reused", slug=SLUG, record="mutation-cpu.json", machine=record.machine()))
 
 
 def test_an_unchanged_problem_s_result_is_replayed_and_any_change_measures_again(copy):
@@ -71,33 +74,61 @@ def test_an_unchanged_problem_s_result_is_replayed_and_any_change_measures_again
     assert REUSED in _checked(), "declared submissions are judged on every run: they are not in the key"
 
 
-def test_a_record_that_cannot_be_read_is_measured_again(copy):
+def test_the_record_is_the_package_s_and_one_that_cannot_be_read_is_measured_again(copy):
     first = _checked()
-    kept = list((copy / "cache" / "mutation").glob(f"{SLUG}-*.json"))
-    assert len(kept) == 1 and json.loads(kept[0].read_text()) == [list(e) for e in first]
-    for broken in ("{not json", json.dumps([["shout", "x"]]), json.dumps({"log": "x"})):
-        kept[0].write_text(broken)
+    kept = copy / "problems" / SLUG / "mutation-cpu.json"
+    data = json.loads(kept.read_text())
+    assert data["events"] == [list(e) for e in first] and data["measured_on"] == record.machine()
+    assert set(data["statuses"].values()) <= {"killed", "equivalent"} and data["statuses"]
+    assert not (copy / "cache" / "mutation").exists()
+    for broken in ("{not json", json.dumps([["log", "x"]]), json.dumps({**data, "events": [["shout", "x"]]}),
+                   json.dumps({**data, "statuses": ["killed"]}), json.dumps({**data, "key": "0" * 32})):
+        kept.write_text(broken)
         assert REUSED not in _checked()
+        assert json.loads(kept.read_text())["key"] == data["key"], "measured again, and kept again"
 
 
-def test_the_key_covers_the_judge_torch_and_the_machine(copy, monkeypatch):
+def test_a_run_that_reports_an_error_is_not_kept(copy):
+    toml = copy / "problems" / SLUG / "problem.toml"
+    toml.write_text(toml.read_text() + '\n[[mutation.equivalent]]\nid = "00000000"\nreason = "no such mutant"\n')
+    events = _checked()
+    assert any(kind == "error" and "00000000" in text for kind, text in events)
+    assert not (copy / "problems" / SLUG / "mutation-cpu.json").exists()
+    assert REUSED not in _checked()
+
+
+def test_the_key_covers_the_judge_and_torch_and_the_record_names_the_machine(copy, monkeypatch):
     problem = find_problem(SLUG)
     before = record.key(problem, "cpu")
     assert record.key(problem, "cuda") != before
-    for name, other in (("torch_version", "0.0.0"), ("_judge_code", "another judge"), ("cpu_model", "another CPU")):
+    for name, other in (("torch_version", "0.0.0"), ("_judge_code", "another judge")):
         with monkeypatch.context() as patch:
             patch.setattr(record, name, lambda other=other: other)
             assert record.key(problem, "cpu") != before, name
-    assert record.key(problem, "cpu") == before
+    first = _checked()
+    monkeypatch.setattr(record, "cpu_model", lambda: "another CPU")
+    assert record.key(problem, "cpu") == before, "a record made on one machine is read on another checkout"
+    assert _checked() == [REUSED, *first], "and says where it was measured"
+    (problem.root / "notes.txt").write_text("any file of the package is read")
+    assert record.key(problem, "cpu") != before
 
 
 def test_verify_reuses_the_record_and_recompute_ignores_it(copy):
     first = run_judge(["verify", SLUG], copy)
     assert first.returncode == 0, first.stdout + first.stderr
     assert "mutation result reused" not in first.stdout
-    again = run_judge(["verify", SLUG], copy)
+    again = run_judge(["verify", SLUG, "--jobs", "2"], copy)
     assert again.returncode == 0 and "mutation result reused" in again.stdout
     assert [l for l in first.stdout.splitlines() if "mutation score" in l] == [
         l for l in again.stdout.splitlines() if "mutation score" in l]
     fresh = run_judge(["verify", SLUG, "--recompute"], copy)
     assert fresh.returncode == 0 and "mutation result reused" not in fresh.stdout
+
+
+@pytest.mark.parametrize("slug", available())
+def test_every_bundled_problem_keeps_an_up_to_date_result(slug):
+    """Else a fresh clone's ``judge verify`` measures it again (minutes, not seconds): after a change to the judge
+    or a package, ``judge verify --recompute`` writes them afresh, and the slow step checks what they say."""
+    problem = find_problem(slug)
+    assert record.load(problem, "cpu") is not None, (
+        f"{record.path(problem, 'cpu')} is missing or stale: run 'judge verify --recompute' and commit it")

@@ -14,6 +14,7 @@ from typing import Any
 from judge import messages
 from judge.command import add_command, write_output
 from judge.errors import EXIT_NOT_ACCEPTED, EXIT_OK, BadInput
+from judge.machine import usable_cores
 from judge.package.problem import find_problem, unknown_problem
 from judge.report.render import use_color
 
@@ -63,8 +64,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if slug not in known:
             raise unknown_problem(slug, known)
     require_device(args.device)
+    if args.jobs is not None and args.jobs < 1:
+        raise BadInput("bad_jobs", value=args.jobs)
     passed = verify(args.slugs, declared=not args.no_submissions, log=print, device=args.device,
-                    mutation=not args.no_mutation, warnings=args.warnings, recompute=args.recompute)
+                    mutation=not args.no_mutation, warnings=args.warnings, recompute=args.recompute,
+                    jobs=args.jobs or usable_cores())
     return EXIT_OK if passed else EXIT_NOT_ACCEPTED
 
 
@@ -116,6 +120,7 @@ def add_commands(sub: Any) -> None:
                         help="skip judging the reference's mutants (the mutation score and its floor)")
     verify.add_argument("--recompute", action="store_true",
                         help="judge the mutants again even where a record of an unchanged problem is kept")
+    verify.add_argument("--jobs", type=int, help="problems verified at once (default: one per core)")
     verify.add_argument("--warnings", action="store_true",
                         help="also list the author warnings (without it they are only counted)")
     verify.add_argument("--device", choices=("cpu", "cuda"), default="cpu",

@@ -19,11 +19,12 @@ only when asked (``--warnings``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from judge import messages
+from judge.author import parallel
 from judge.author.fragility import ERROR
 from judge.author.generate import check_case, differing_leaves, same_outputs
 from judge.author.leaks import find_leaks
@@ -34,6 +35,7 @@ from judge.judging.calibrate import reference_times
 from judge.judging.pool import WorkerPool
 from judge.judging.plan import make_plan
 from judge.judging.submission import read_submission
+from judge.machine import usable_cores
 from judge.package.build import build_objects, checksum
 from judge.package.cases import Case
 from judge.package.problem import Problem, available, find_problem
@@ -230,29 +232,54 @@ def _result(tally: Tally) -> str:
     return ("FAILED" if tally.errors else "ok") + (f" ({', '.join(counts)})" if counts else "")
 
 
+@dataclass
+class Verifier:
+    """Verifies one problem at a time, in whichever process it is sent to (:mod:`judge.author.parallel`), with
+    warm workers of its own, started for its first problem and kept until :meth:`close`."""
+
+    device: str
+    declared: bool
+    mutation: bool
+    recompute: bool
+    warnings: bool
+    mutant_slots: int | None = None
+    pool: WorkerPool | None = field(default=None, init=False)
+    mutants: MutationCheck | None = field(default=None, init=False)
+
+    def __call__(self, slug: str, log: Log) -> tuple[int, int]:
+        """Verify ``slug``, logging every line; its (errors, warnings)."""
+        if self.declared and self.pool is None:
+            self.pool = WorkerPool(probe.confinement(self.device))
+            if self.mutation:
+                self.mutants = MutationCheck(self.device, self.recompute, self.mutant_slots)
+        tally = _verify_one(slug, self.pool, log, self.device, self.warnings, self.mutants)
+        log(messages.say("verify_result", slug=slug, result=_result(tally)))
+        return tally.errors, tally.warnings
+
+    def close(self) -> None:
+        for held in (self.pool, self.mutants):
+            if held is not None:
+                held.close()
+        self.pool = self.mutants = None
+
+
 def verify(slugs: list[str] | None = None, declared: bool = True, log: Log = print, device: str = "cpu",
-           warnings: bool = False, mutation: bool = True, recompute: bool = False) -> bool:
+           warnings: bool = False, mutation: bool = True, recompute: bool = False, jobs: int = 1) -> bool:
     """Check every problem named (default: every one found) and log every error, and every warning when
     ``warnings``; True when none is an error.
 
     Declared submissions are judged on ``device`` against that device's expectations (the CPU ones where a case
     has none, as ``judge submit`` does); then, unless ``mutation`` is off, the reference's mutants are
     (:mod:`judge.author.mutation.mutation_check`: an unchanged problem's kept result is reused, unless
-    ``recompute``). Without ``declared`` nothing is judged, mutants neither."""
+    ``recompute``). Without ``declared`` nothing is judged, mutants neither. ``jobs`` problems are verified at
+    once, each in a process of its own (:mod:`judge.author.parallel`); the lines read as one after another."""
     chosen = slugs or available()
-    failed, errors, warned = 0, 0, 0
-    pool = WorkerPool(probe.confinement(device)) if declared else None
-    mutants = MutationCheck(device, recompute) if declared and mutation else None
-    try:
-        for slug in chosen:
-            tally = _verify_one(slug, pool, log, device, warnings, mutants)
-            log(messages.say("verify_result", slug=slug, result=_result(tally)))
-            failed, errors, warned = failed + bool(tally.errors), errors + tally.errors, warned + tally.warnings
-    finally:
-        if pool is not None:
-            pool.close()
-        if mutants is not None:
-            mutants.close()
+    jobs = max(1, min(jobs, len(chosen)))
+    verifier = Verifier(device, declared, mutation, recompute, warnings,
+                        mutant_slots=max(1, usable_cores() // jobs) if jobs > 1 else None)
+    tallies = parallel.each(chosen, verifier, jobs, log)
+    failed = sum(errors > 0 for errors, _ in tallies)
+    errors, warned = sum(e for e, _ in tallies), sum(w for _, w in tallies)
     log(messages.say("verify_summary", problems=len(chosen), failed=failed, errors=errors, warnings=warned))
     if failed:
         log(messages.say("verify_explain_failed"))

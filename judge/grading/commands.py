@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from judge import messages
 from judge.command import add_command
 from judge.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, BadInput
+from judge.machine import usable_cores
 from judge.package.problem import find_problem
 from judge.report.escape import inline, visible
 
@@ -50,7 +50,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         raise BadInput("bad_jobs", value=args.jobs)
     problem = find_problem(args.slug)
     shard = Shard.chosen(args.shard, args.shards)
-    jobs = args.jobs or len(os.sched_getaffinity(0))
+    jobs = args.jobs or usable_cores()
     progress = Line(sys.stdout) if sys.stdout.isatty() else Silent()
     try:
         graded = grade_folder(problem, args.submissions, args.out, jobs=jobs, device=args.device, shard=shard,

@@ -233,7 +233,10 @@ def main() -> None:
     privileges.capabilities()  # the libraries these three load, loaded once for every child
     gc.collect()
     gc.freeze()  # a collection in a child would write to every object it inherited, copying the whole heap
-    Zygote(control, lockdown).serve()
+    try:
+        Zygote(control, lockdown).serve()
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the judge went away (closed, or interrupted while this started): there is no one left to serve
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ limit counts only when a second judgement gives it too.
 
 from __future__ import annotations
 
-import os
 import queue
 import tempfile
 import threading
@@ -28,6 +27,7 @@ from judge.judging.session import CaseLimits, CaseResult
 from judge.judging.plan import Plan
 from judge.judging.pool import WorkerPool
 from judge.judging.verdict import Verdict
+from judge.machine import usable_cores
 from judge.package.cases import Case
 from judge.pipeline import Judge, Submitted, judge_guarded
 
@@ -197,7 +197,7 @@ class Pool:
     def __init__(self, jobs: int | None = None, device: str = "cpu", fast: bool = True):
         self.folder = tempfile.TemporaryDirectory(prefix="judge-mutants-")
         self.tasks: queue.Queue[Any] = queue.Queue()
-        count = jobs or len(os.sched_getaffinity(0))
+        count = jobs or usable_cores()
         self.slots = [_Slot(device, Path(self.folder.name), self.tasks, fast) for _ in range(max(1, count))]
         for slot in self.slots:
             slot.start()

@@ -3,8 +3,8 @@
 One :class:`.mutant_judge.Pool` (a zygote per core) serves every problem of a verify run. For each
 problem it prints the score, every survivor with the smallest input change that kills it (and the
 ``judge gen --kill`` command that adds it), and reports as errors a score under ``[mutation] floor`` and every
-stale equivalence declaration; a mutant the judge failed on is a warning. What it reported is kept
-(:mod:`.record`) and replayed while nothing it depends on changes, unless ``recompute``.
+stale equivalence declaration; a mutant the judge failed on is a warning. A run with neither is kept in the
+package (:mod:`.record`) and replayed while nothing it depends on changes, unless ``recompute``.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from typing import Any
 from judge import messages
 from judge.author.mutation.mutant_judge import Pool
 from judge.author.mutation import record
-from judge.author.mutation.mutate import ERROR, SURVIVED, mutate, render_text
+from judge.author.mutation.mutate import ERROR, SURVIVED, Run, mutate, render_text
 
 
 class MutationCheck:
-    def __init__(self, device: str = "cpu", recompute: bool = False):
-        self.device, self.recompute = device, recompute
+    def __init__(self, device: str = "cpu", recompute: bool = False, slots: int | None = None):
+        self.device, self.recompute, self.slots = device, recompute, slots
         self.pool: Pool | None = None
 
     def __call__(self, problem: Any, tally: Any) -> None:
@@ -27,18 +27,20 @@ class MutationCheck:
         record, or run now and recorded."""
         kept = None if self.recompute else record.load(problem, self.device)
         if kept is not None:
-            tally.log(messages.say("mutate_reused", slug=problem.slug))
-            for kind, text in kept:
+            tally.log(messages.say("mutate_reused", slug=problem.slug, record=record.path(problem, self.device).name,
+                                   machine=kept.measured_on))
+            for kind, text in kept.events:
                 getattr(tally, kind)(text)
             return
         recording = record.Recording(tally)
-        if self._report(problem, recording):
-            record.store(problem, self.device, recording.events)
+        run = self._report(problem, recording)
+        if not run.count(ERROR) and not any(kind == "error" for kind, _ in recording.events):
+            record.store(problem, self.device, {o.mutant.id: o.status for o in run.outcomes}, recording.events)
 
-    def _report(self, problem: Any, tally: Any) -> bool:
-        """Run the mutants and report them; whether the run may be kept (the judge failed on no mutant)."""
+    def _report(self, problem: Any, tally: Any) -> Run:
+        """Run the mutants, report them, and return the run."""
         if self.pool is None:
-            self.pool = Pool(device=self.device)
+            self.pool = Pool(self.slots, device=self.device)
         run = mutate(problem, self.pool, device=self.device)
         for line in render_text(run, problem.reference, listed=(SURVIVED,)).splitlines()[1:-1]:
             if line not in run.stale:
@@ -53,7 +55,7 @@ class MutationCheck:
         if run.below_floor:
             tally.error(messages.say("mutate_below_floor", path=problem.root / "problem.toml", score=run.score,
                                      floor=run.settings.floor))
-        return not run.count(ERROR)
+        return run
 
     def close(self) -> None:
         if self.pool is not None:

@@ -1,14 +1,18 @@
-"""What ``judge verify``'s mutation step said about a problem, kept so that an unchanged problem is not mutated again.
+"""The mutation result a problem's package keeps, so that an unchanged problem is not mutated again.
 
-A record is keyed by everything the mutation run reads: the judge's own code (every file of the package), torch,
-the device, this machine (CPU model and count: generated inputs pass the fragility checks of the CPUs they are made
-on), the reference and every file of the problem's package but its declared submissions (judged on every run
-anyway). Change any of them and the key changes, so the run is made again. It holds the lines the step reported
-and whether each was a line, a warning or an error, and is replayed as it was, after a line saying so. A run in
-which the judge failed on a mutant is never kept. ``judge verify --recompute`` ignores every record;
-``judge mutate`` never reads one; CI's slow step runs ``judge mutate`` on every problem.
+``judge verify`` writes what its mutation step reported for a problem, with each mutant's status and the machine
+it was measured on, to ``mutation-<device>.json`` in the problem's package, beside its cases: the package carries
+its measured score as it carries its expected values, and a fresh clone replays it instead of measuring again.
 
-Records live in the calibration cache's folder (:func:`judge.places.cache_dir`), under ``mutation/``.
+A record is keyed by everything the run reads that a checkout can change: the judge's own code (every file of its
+package), torch, the device, the reference and every file of the problem's package but its declared submissions
+(judged on every run anyway) and its records. Change any of them and the record is stale: the run is made again
+and the record rewritten. The machine is not in the key, so that a record made here is read on another checkout
+of the same tree; it is written in the record and named whenever the record is replayed, and CI's slow step
+measures every bundled problem again and fails where a record says other than what it measures
+(``tests/test_mutate.py``). A run that reported an error (a score under the floor, a stale declaration: lines
+that name paths on one disk) or in which the judge failed on a mutant is never kept. ``judge verify --recompute``
+ignores every record; ``judge mutate`` never reads one.
 """
 
 from __future__ import annotations
@@ -17,18 +21,28 @@ import functools
 import hashlib
 import json
 import os
-import platform
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from judge.machine import cpu_model, torch_version
 from judge.package.problem import Problem
-from judge.places import cache_dir
 
-FORMAT = "1"
+FORMAT = "2"
+PREFIX = "mutation-"
 SKIPPED = ("submissions", "__pycache__")
 """folders of a problem's package the mutation run never reads"""
 KINDS = ("log", "warning", "error")
+
+
+@dataclass(frozen=True)
+class Kept:
+    """An up-to-date record: where it was measured, each mutant's status, and the lines the step reported."""
+
+    measured_on: str
+    statuses: dict[str, str]
+    events: list[tuple[str, str]]
 
 
 @functools.lru_cache(maxsize=1)
@@ -41,12 +55,18 @@ def _judge_code() -> str:
     return digest.hexdigest()
 
 
+def _read(name: Path) -> bool:
+    """Whether the mutation run reads the package's file ``name`` (relative to its root): a record, or one being
+    written, is not read."""
+    return not set(SKIPPED) & set(name.parts) and not (len(name.parts) == 1 and name.name.startswith(PREFIX))
+
+
 def key(problem: Problem, device: str) -> str:
     digest = hashlib.sha256()
-    parts = [FORMAT, _judge_code(), torch_version(), device, platform.machine(), cpu_model(), str(os.cpu_count())]
+    parts = [FORMAT, _judge_code(), torch_version(), device]
     files = [(Path("reference.py"), problem.reference)]
     files += [(p.relative_to(problem.root), p) for p in sorted(problem.root.rglob("*"))
-              if p.is_file() and not set(SKIPPED) & set(p.relative_to(problem.root).parts)]
+              if p.is_file() and _read(p.relative_to(problem.root))]
     for part in parts:
         digest.update(part.encode() + b"\0")
     for name, path in files:
@@ -54,33 +74,51 @@ def key(problem: Problem, device: str) -> str:
     return digest.hexdigest()[:32]
 
 
-def _path(problem: Problem, device: str) -> Path:
-    return cache_dir() / "mutation" / f"{problem.slug}-{key(problem, device)}.json"
+def machine() -> str:
+    """The machine a run is measured on, as a record names it."""
+    return f"{cpu_model() or 'an unknown CPU'}, {os.cpu_count()} cores, torch {torch_version()}"
 
 
-def load(problem: Problem, device: str) -> list[tuple[str, str]] | None:
-    """The reported lines of an up-to-date record, or None when there is none (or it cannot be read)."""
+def path(problem: Problem, device: str) -> Path:
+    return problem.root / f"{PREFIX}{device}.json"
+
+
+def _valid(data: Any) -> bool:
+    return (isinstance(data, dict) and isinstance(data.get("measured_on"), str)
+            and isinstance(data.get("statuses"), dict)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in data["statuses"].items())
+            and isinstance(data.get("events"), list)
+            and all(isinstance(e, list) and len(e) == 2 and e[0] in KINDS and isinstance(e[1], str)
+                    for e in data["events"]))
+
+
+def load(problem: Problem, device: str) -> Kept | None:
+    """The package's record when it is up to date, else None (also when there is none or it cannot be read)."""
     try:
-        events = json.loads(_path(problem, device).read_text(encoding="utf-8"))
+        data = json.loads(path(problem, device).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(events, list) or not all(
-            isinstance(e, list) and len(e) == 2 and e[0] in KINDS and isinstance(e[1], str) for e in events):
+    if not _valid(data) or data.get("key") != key(problem, device):
         return None
-    return [(kind, text) for kind, text in events]
+    return Kept(data["measured_on"], data["statuses"], [(kind, text) for kind, text in data["events"]])
 
 
-def store(problem: Problem, device: str, events: list[tuple[str, str]]) -> None:
-    """Keep ``events``; a cache that cannot be written only means the next run mutates again."""
-    path = _path(problem, device)
+def store(problem: Problem, device: str, statuses: dict[str, str], events: list[tuple[str, str]]) -> None:
+    """Write the record; a package that cannot be written to only means the next run measures again."""
+    data = {"format": FORMAT, "key": key(problem, device), "measured_on": machine(), "statuses": statuses,
+            "events": events}
+    target = path(problem, device)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(".partial")
-        partial.write_text(json.dumps(events), encoding="utf-8")
-        partial.replace(path)
+        handle, partial = tempfile.mkstemp(dir=target.parent, prefix=PREFIX, suffix=".partial")
     except OSError:
-        pass
-
+        return
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(json.dumps(data, indent=1) + "\n")
+        os.chmod(partial, 0o644)
+        os.replace(partial, target)
+    except OSError:
+        Path(partial).unlink(missing_ok=True)
 
 class Recording:
     """A tally that passes every line on and remembers it."""

@@ -1,0 +1,78 @@
+"""Problems verified side by side (:mod:`judge.author.parallel`): results and lines in the problems' order, every
+process closed, and a failure or an interrupt ends the run in one line with nothing left running."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+from judge.author import parallel
+from tests.support.cli import REPO, default_sigint, judge_env
+from tests.support.side_by_side import Toy
+
+
+def test_lines_come_in_the_items_order_whichever_finishes_first(tmp_path):
+    lines: list[str] = []
+    got = parallel.each(["slow:1.5", "quick:0", "mid:0.3", "last:0"], Toy(tmp_path / "closed"), 2, lines.append)
+    assert got == ["SLOW", "QUICK", "MID", "LAST"]
+    assert lines == [f"{name} {n}" for name in ("slow", "quick", "mid", "last") for n in (1, 2, 3)]
+    pids = (tmp_path / "closed").read_text().split()
+    assert len(pids) == 2 and str(os.getpid()) not in pids, "each of the two processes closed its work"
+
+
+def test_one_job_works_in_this_process(tmp_path):
+    lines: list[str] = []
+    assert parallel.each(["a:0", "b:0"], Toy(tmp_path / "closed"), 1, lines.append) == ["A", "B"]
+    assert (tmp_path / "closed").read_text().split() == [str(os.getpid())] and len(lines) == 6
+
+
+def test_a_failure_in_a_process_fails_the_run_and_every_process_ends(tmp_path):
+    with pytest.raises(RuntimeError, match="raise:0: ValueError: a bug in the work"):
+        parallel.each(["a:0", "raise:0", "b:3"], Toy(tmp_path / "closed"), 2, lambda _: None)
+    assert len((tmp_path / "closed").read_text().split()) == 2
+
+
+def test_a_process_that_dies_fails_the_run_instead_of_waiting_for_ever(tmp_path):
+    with pytest.raises(parallel.WorkerDied):
+        parallel.each(["die:0", "die:0", "a:0"], Toy(tmp_path / "closed"), 2, lambda _: None)
+
+
+def _marked(mark: str) -> list[int]:
+    """Processes whose environment carries ``mark``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            if entry.isdigit() and mark.encode() in open(f"/proc/{entry}/environ", "rb").read():
+                found.append(int(entry))
+        except OSError:
+            pass
+    return found
+
+
+@pytest.mark.timeout(600)
+def test_an_interrupted_verify_says_so_and_leaves_nothing_running(tmp_path):
+    for slug in ("training-log-doctor", "logit-health"):
+        shutil.copytree(REPO / "problems" / slug, tmp_path / "problems" / slug)
+    shutil.copytree(REPO / "solutions", tmp_path / "solutions")
+    mark = f"JUDGE_TEST_MARK_{uuid.uuid4().hex}"
+    env = {**judge_env(tmp_path), mark: "1"}
+    verify = subprocess.Popen([sys.executable, "-m", "judge", "verify", "training-log-doctor", "logit-health",
+                               "--jobs", "2", "--recompute"], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
+    assert verify.stdout.readline().startswith("== training-log-doctor")
+    time.sleep(2)  # both processes are judging
+    assert len(_marked(mark)) > 3
+    verify.send_signal(signal.SIGINT)
+    _, err = verify.communicate(timeout=120)
+    assert verify.returncode == 130 and err.strip() == "judge: interrupted", err
+    deadline = time.monotonic() + 30
+    while _marked(mark) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not _marked(mark), "a process of the interrupted verify is still running"
