@@ -97,7 +97,7 @@ class Judge:
         """The report for ``submitted``; ``on_case`` hears each case's verdict as soon as it is known. Raises what
         the judge itself fails with, the warm process dying meanwhile among it."""
         plan, workers, started = self.plan, self.workers, time.monotonic()
-        workers.begin()
+        workers.begin(plan.problem.preload)
         launch = self.launching(workers.launch) if self.launching else workers.launch
         session = Session(submitted.data, plan.cases, plan.methods, plan.device, plan.memory_bytes, launch,
                           workers.checked(plan))

@@ -49,13 +49,15 @@ class WorkerPool:
         """The security level of every worker, as reports print it."""
         return self.confinement.describe()
 
-    def begin(self) -> None:
-        """Before a judgement: a warm pool makes sure its fork server is alive, starting one or replacing a dead one
-        (raises :class:`judge.errors.InternalError` when it cannot start)."""
-        if not self.warm or self._server is not None and self._server.alive:
+    def begin(self, preload: tuple[str, ...] = ()) -> None:
+        """Before a judgement: a warm pool makes sure its fork server is alive, starting one or replacing a dead one,
+        and has it import ``preload`` (raises :class:`judge.errors.InternalError` when it cannot)."""
+        if not self.warm:
             return
-        self.close()
-        self._server = ForkServer(self.confinement)
+        if self._server is None or not self._server.alive:
+            self.close()
+            self._server = ForkServer(self.confinement)
+        self._server.preload(preload)
 
     def launch(self, solution: bytes, fds: tuple[int, int], output_fd: int, memory_bytes: int) -> Started:
         """Start one worker: a :data:`judge.worker.launch.Launch`."""

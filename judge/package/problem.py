@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import importlib.resources
 import os
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -21,6 +22,8 @@ BUNDLE = "judge_bundle"
 """the package that carries the problem set: ``problems/`` and ``solutions/`` (links to the repository's
 top-level folders in a checkout, copies of them in a wheel)"""
 DIFFICULTIES = ("easy", "medium", "hard")
+MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+"""a dotted module name, as ``[worker] preload`` lists them"""
 
 
 def bundle() -> Path | None:
@@ -125,6 +128,11 @@ class Problem:
         return Limits(**self.meta["limits"])
 
     @property
+    def preload(self) -> tuple[str, ...]:
+        """modules every worker of this problem imports before it is sent the submission (``[worker] preload``)"""
+        return tuple(self.meta.get("worker", {}).get("preload", ()))
+
+    @property
     def reference(self) -> Path:
         """``<slug>.py`` in the first ``$JUDGE_SOLUTIONS`` folder that has it, else in the ``solutions/`` folder
         beside this problem's root."""
@@ -181,6 +189,10 @@ def _check_meta(meta: dict[str, Any], path: Path) -> None:
     limits = meta.get("limits", {})
     need(set(limits) == {"time_multiplier", "time_floor_s", "memory_mb"},
          "[limits] needs exactly time_multiplier, time_floor_s and memory_mb")
+    worker = meta.get("worker", {})
+    need(isinstance(worker, dict) and set(worker) <= {"preload"} and isinstance(worker.get("preload", []), list)
+         and all(isinstance(m, str) and MODULE.fullmatch(m) for m in worker.get("preload", [])),
+         "[worker] knows only preload, a list of module names such as \"torch._dynamo\"")
     try:
         parse_tolerance(meta.get("comparison", {}))
         parse_domain(meta)

@@ -29,6 +29,8 @@ from judge.worker.zygote import PACKET
 
 START_S = 120.0
 """how long the zygote may take to import torch"""
+PRELOAD_S = START_S
+"""how long it may take to import what a problem preloads (of the same order)"""
 REPLY_S = 30.0
 
 
@@ -56,11 +58,26 @@ class ForkServer:
             raise InternalError("worker_start_failed", reason="the warm worker did not start")
         self.pid = procfs.host_pid(self.started.process.pid, ready["pid"]) or self.started.process.pid
         """the zygote's own pid (under L2, bubblewrap's is ``started.process.pid``)"""
+        self.preloaded: set[str] = set()
 
     @property
     def level(self) -> str:
         """What every report of a worker it forks prints as the security level."""
         return self.confinement.describe()
+
+    def preload(self, modules: tuple[str, ...]) -> None:
+        """Have the zygote import ``modules`` (those it has not yet) before it forks again: every later worker
+        starts with them instead of importing them on its first use."""
+        wanted = [name for name in modules if name not in self.preloaded]
+        if not wanted or self.dead:
+            return
+        try:
+            self.control.send(json.dumps({"type": "preload", "modules": wanted}).encode())
+        except OSError:
+            self.dead = True
+        if self._receive("preloaded", PRELOAD_S) is None:
+            raise InternalError("worker_start_failed", reason="the warm worker did not preload " + ", ".join(wanted))
+        self.preloaded.update(wanted)
 
     def launch(self, solution: bytes, fds: tuple[int, int], output_fd: int, memory_bytes: int) -> Started:
         """Have the zygote fork a worker in a fresh scratch directory of its own, handing it the submission's

@@ -17,14 +17,17 @@ Control protocol on a Unix ``SOCK_SEQPACKET`` socket, one JSON object per packet
   protocol (:func:`judge.worker.main.serve`). The zygote closes its copies of the descriptors, never having read
   one byte of the submission, and answers ``forked`` (``pid``, in its namespace, and ``scratch``, the worker's
   directory) or ``fork_failed`` (``reason``).
+* parent -> zygote: ``preload`` (``modules``): import these before any later fork, so that every worker starts
+  with them (what torch imports lazily on a first use, named by the problem: ``[worker] preload``); a module
+  that fails to import is left to the workers, which meet the same failure themselves. Answered ``preloaded``.
 * zygote -> parent: ``exited`` (``pid``, ``status``: exit code, or minus the signal, as ``subprocess`` says)
   when a worker ends. The worker is left a zombie, so its pid cannot be reused while the parent may still
   signal it, until the parent sends ``release`` (``pid``); a worker still running then is killed first.
 
 Why forking is safe here: with one thread (``OMP_NUM_THREADS=1``, ``torch.set_num_threads(1)``) the zygote
-only imports and builds one fixed case (:func:`judge.worker.main.prepare`, as every fresh worker does), so no
-OpenMP or MKL pool exists when it forks, and it never runs autograd's backward, whose first call arms fork
-handlers that break autograd in every child (pytorch wiki "Autograd and Fork"). It checks that it has one
+only imports (torch, and what a problem preloads) and builds one fixed case (:func:`judge.worker.main.prepare`,
+as every fresh worker does), so no OpenMP or MKL pool exists when it forks, and it never runs autograd's backward,
+whose first call arms fork handlers that break autograd in every child (pytorch wiki "Autograd and Fork"). It checks that it has one
 thread before every fork. It never holds a case of the problem, an expected value or a submission's bytes (not
 even in memory it has freed: the child reads its submission after the fork), so each child starts from the same
 state, whatever the workers before it ran, and ``gc.freeze()`` keeps the inherited heap shared instead of copied.
@@ -35,6 +38,7 @@ When the parent's end of the socket closes, the zygote exits and its workers die
 from __future__ import annotations
 
 import gc
+import importlib
 import json
 import os
 import select
@@ -210,6 +214,19 @@ class Zygote:
                     self.report_ended()  # a child that ended before SIGCHLD was handled
                 elif message["type"] == "release":
                     self.release(int(message["pid"]))
+                elif message["type"] == "preload":
+                    _preload(message["modules"])
+                    _send(self.control, {"type": "preloaded"})
+
+
+def _preload(modules: list[str]) -> None:
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 -- a worker that needs it meets the same failure, as a submission's own
+            pass
+    gc.collect()
+    gc.freeze()  # what the imports made, shared with every child as the rest of the heap is
 
 
 def main() -> None:
