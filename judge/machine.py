@@ -41,8 +41,13 @@ def judge_version() -> str:
 @functools.lru_cache(maxsize=None)  # reads package metadata: milliseconds, once per report otherwise
 def torch_version() -> str:
     """Read from the installed distribution, so the judge's own process never imports torch."""
+    return distribution_version("torch")
+
+
+def distribution_version(name: str) -> str:
+    """An installed distribution's version, read without importing it."""
     try:
-        return metadata.version("torch")
+        return metadata.version(name)
     except metadata.PackageNotFoundError:
         return "not installed"
 

@@ -4,9 +4,10 @@
 it was measured on, to ``mutation-<device>.json`` in the problem's package, beside its cases: the package carries
 its measured score as it carries its expected values, and a fresh clone replays it instead of measuring again.
 
-A record is keyed by everything the run reads that a checkout can change: the judge's own code (every file of its
-package), torch, the device, the reference and every file of the problem's package but its declared submissions
-(judged on every run anyway) and its records. Change any of them and the record is stale: the run is made again
+A record is keyed by everything the run reads that a checkout or an install can change: the judge's own code (every
+file of its package), the :func:`environment` (torch's, NumPy's and Python's versions, kept in the record too), the
+device, the reference and every file of the problem's package but its declared submissions (judged on every run
+anyway) and its records. Change any of them and the record is stale: the run is made again
 and the record rewritten. The machine is not in the key, so that a record made here is read on another checkout
 of the same tree; it is written in the record and named whenever the record is replayed, and CI's slow step
 measures every bundled problem again and fails where a record says other than what it measures
@@ -21,12 +22,13 @@ import functools
 import hashlib
 import json
 import os
+import platform
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from judge.machine import cpu_model, torch_version
+from judge.machine import cpu_model, distribution_version, torch_version
 from judge.package.problem import Problem
 
 FORMAT = "2"
@@ -61,9 +63,17 @@ def _read(name: Path) -> bool:
     return not set(SKIPPED) & set(name.parts) and not (len(name.parts) == 1 and name.name.startswith(PREFIX))
 
 
-def key(problem: Problem, device: str) -> str:
+def environment() -> dict[str, str]:
+    """What this install runs the mutants with, beside the judge's own code: part of the key, and kept in the record."""
+    return {"torch": torch_version(), "numpy": distribution_version("numpy"),
+            "python": ".".join(platform.python_version_tuple()[:2])}
+
+
+def key(problem: Problem, device: str, installed: dict[str, str] | None = None) -> str:
+    """The key of ``problem``'s record on ``device``, with this install's :func:`environment` or ``installed``."""
     digest = hashlib.sha256()
-    parts = [FORMAT, _judge_code(), torch_version(), device]
+    installed = environment() if installed is None else installed
+    parts = [FORMAT, _judge_code(), *(f"{name}={installed[name]}" for name in sorted(installed)), device]
     files = [(Path("reference.py"), problem.reference)]
     files += [(p.relative_to(problem.root), p) for p in sorted(problem.root.rglob("*"))
               if p.is_file() and _read(p.relative_to(problem.root))]
@@ -105,8 +115,8 @@ def load(problem: Problem, device: str) -> Kept | None:
 
 def store(problem: Problem, device: str, statuses: dict[str, str], events: list[tuple[str, str]]) -> None:
     """Write the record; a package that cannot be written to only means the next run measures again."""
-    data = {"format": FORMAT, "key": key(problem, device), "measured_on": machine(), "statuses": statuses,
-            "events": events}
+    data = {"format": FORMAT, "key": key(problem, device), "environment": environment(), "measured_on": machine(),
+            "statuses": statuses, "events": events}
     target = path(problem, device)
     try:
         handle, partial = tempfile.mkstemp(dir=target.parent, prefix=PREFIX, suffix=".partial")
