@@ -23,6 +23,14 @@ class JudgeError(Exception):
         self.fields = fields
         super().__init__(messages.say(key, **fields))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its class, key and fields (a process that checks problems side by side sends it on)."""
+        return _remade, (type(self), self.key, self.fields)
+
+
+def _remade(kind: type[JudgeError], key: str, fields: dict[str, Any]) -> JudgeError:
+    return kind(key, **fields)
+
 
 class BadInput(JudgeError):
     """The user gave something the judge cannot use (unknown problem, unreadable file, bad case file)."""

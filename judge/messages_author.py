@@ -57,6 +57,7 @@ AUTHORING: dict[str, str] = {
     "mutate_survivor_nothing": "           no generated input kills it either: declare it in [[mutation.equivalent]] with a reason, or add a case by hand",
     "mutate_stale_unknown": "{path}: [[mutation.equivalent]] names mutant {id}, which the reference no longer has; remove it",
     "mutate_stale_killed": "{path}: [[mutation.equivalent]] declares mutant {id} equivalent, but {case} kills it; remove the declaration",
+    "parallel_died": "the process checking {item} ended before it was done (killed, or out of memory?); run again, or with --jobs 1",
     "mutate_reused": "{slug}: mutation result reused from the package's {record}, measured on {machine}: the reference, the package, the judge and torch are unchanged since (judge verify --recompute measures here)",
     "mutate_below_floor": "{path}: mutation score {score:.1%} is below the floor {floor:.1%} of [mutation]; add the cases the survivors above name",
     "mutate_unknown_mutant": "{slug} has no mutant '{id}'; 'judge mutate {slug}' lists them",

@@ -14,6 +14,8 @@ import uuid
 import pytest
 
 from judge.author import parallel
+from judge.errors import BadInput, InternalError
+from judge.messages import say
 from tests.support.cli import REPO, default_sigint, judge_env
 from tests.support.side_by_side import Toy
 
@@ -33,14 +35,21 @@ def test_one_job_works_in_this_process(tmp_path):
     assert (tmp_path / "closed").read_text().split() == [str(os.getpid())] and len(lines) == 6
 
 
-def test_a_failure_in_a_process_fails_the_run_and_every_process_ends(tmp_path):
-    with pytest.raises(RuntimeError, match="raise:0: ValueError: a bug in the work"):
-        parallel.each(["a:0", "raise:0", "b:3"], Toy(tmp_path / "closed"), 2, lambda _: None)
+@pytest.mark.parametrize("item, raised, text", [
+    ("raise:0", ValueError, "a bug in the work"),
+    ("unpicklable:0", InternalError, "internal error: Local: made inside a function"),  # as the command line says it
+    ("bad:0", BadInput, say("unknown_problem", slug="bad", known="a, b")),  # the judge's own, exit status and all
+])
+def test_a_failure_in_a_process_is_raised_as_the_serial_run_raises_it_and_every_process_ends(tmp_path, item, raised,
+                                                                                             text):
+    with pytest.raises(raised) as caught:
+        parallel.each(["a:0", item, "b:3"], Toy(tmp_path / "closed"), 2, lambda _: None)
+    assert str(caught.value) == text
     assert len((tmp_path / "closed").read_text().split()) == 2
 
 
 def test_a_process_that_dies_fails_the_run_instead_of_waiting_for_ever(tmp_path):
-    with pytest.raises(parallel.WorkerDied):
+    with pytest.raises(InternalError, match="the process checking die:0 ended before it was done"):
         parallel.each(["die:0", "die:0", "a:0"], Toy(tmp_path / "closed"), 2, lambda _: None)
 
 

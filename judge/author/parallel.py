@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import queue
 import signal
 from typing import Any, Callable, Protocol
+
+from judge.errors import InternalError
 
 Log = Callable[[str], None]
 POLL_S = 1.0
@@ -28,10 +31,6 @@ class Work(Protocol):
     def __call__(self, item: str, log: Log) -> Any: ...
 
     def close(self) -> None: ...
-
-
-class WorkerDied(RuntimeError):
-    """A process ended without finishing its items (killed, or out of memory)."""
 
 
 def each(items: list[str], work: Work, jobs: int, log: Log) -> list[Any]:
@@ -55,14 +54,22 @@ def _serve(work: Work, tasks: Any, results: Any) -> None:
             index, item = task
             try:
                 results.put(("done", index, work(item, lambda line: results.put(("line", index, line)))))
-            except Exception as exc:  # noqa: BLE001 -- said to the parent, which fails as the serial run would
-                results.put(("raised", index, f"{type(exc).__name__}: {exc}"))
+            except Exception as exc:  # noqa: BLE001 -- sent to the parent, which raises it as the serial run would
+                results.put(("raised", index, _sendable(exc)))
                 return
     except KeyboardInterrupt:
         results.cancel_join_thread()  # the parent has stopped reading: what is still queued may be lost
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         work.close()
+
+
+def _sendable(exc: Exception) -> bytes:
+    """``exc`` pickled; one that cannot be, as the internal error the command line would have made of it."""
+    try:
+        return pickle.dumps(exc)
+    except Exception:  # noqa: BLE001 -- any exception may refuse pickling, in any way
+        return pickle.dumps(InternalError("internal", reason=f"{type(exc).__name__}: {exc}"))
 
 
 def _side_by_side(items: list[str], work: Work, jobs: int, log: Log) -> list[Any]:
@@ -96,10 +103,10 @@ def _collect(items: list[str], processes: list[Any], results: Any, log: Log) -> 
             kind, index, payload = results.get(timeout=POLL_S)
         except queue.Empty:
             if not any(process.is_alive() for process in processes):
-                raise WorkerDied(f"every checking process ended before {items[head]} was done") from None
+                raise InternalError("parallel_died", item=items[head]) from None
             continue
         if kind == "raised":
-            raise RuntimeError(f"{items[index]}: {payload}")
+            raise pickle.loads(payload)
         if kind == "line":
             (log if index == head else waiting[index].append)(payload)
             continue

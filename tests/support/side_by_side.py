@@ -7,9 +7,12 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from judge.errors import BadInput
+
 
 class Toy:
-    """Item ``name:seconds``: logs three lines around a sleep of that long; ``raise:…`` raises; ``die:…`` ends its
+    """Item ``name:seconds``: logs three lines around a sleep of that long; ``raise:…`` raises a ValueError,
+    ``unpicklable:…`` an exception no other process can rebuild, ``bad:…`` the judge's own BadInput; ``die:…`` ends its
     process at once. Each process appends its pid to ``closed`` when it is closed."""
 
     def __init__(self, closed: Path):
@@ -19,6 +22,12 @@ class Toy:
         name, seconds = item.split(":")
         if name == "raise":
             raise ValueError("a bug in the work")
+        if name == "unpicklable":
+            class Local(Exception):
+                pass
+            raise Local("made inside a function")
+        if name == "bad":
+            raise BadInput("unknown_problem", slug="bad", known="a, b")
         if name == "die":
             os._exit(3)
         log(f"{name} 1")
