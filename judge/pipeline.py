@@ -97,7 +97,9 @@ class Judge:
         """The report for ``submitted``; ``on_case`` hears each case's verdict as soon as it is known. Raises what
         the judge itself fails with, the warm process dying meanwhile among it."""
         plan, workers, started = self.plan, self.workers, time.monotonic()
-        workers.begin(plan.problem.preload)
+        for failed in workers.begin(plan.problem.preload):  # the package's fault: no submission is judged without it
+            raise BadInput("problem_invalid", path=plan.problem.root / "problem.toml",
+                           problem=f"[worker] preload: {failed}")
         launch = self.launching(workers.launch) if self.launching else workers.launch
         session = Session(submitted.data, plan.cases, plan.methods, plan.device, plan.memory_bytes, launch,
                           workers.checked(plan))

@@ -8,13 +8,15 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from types import SimpleNamespace
 
 import pytest
 
 from judge.author.mutation.mutant_judge import Pool
 from judge.author.mutation.mutants import mutants
 from judge.author.mutation import record
-from judge.author.mutation.mutate import mutate, render_text
+from judge.author.mutation.mutate import mutate
+from judge.author.mutation.mutation_check import report
 from judge.package.problem import available, find_problem
 from tests.support.cli import REPO, run_judge
 
@@ -122,5 +124,7 @@ def test_every_bundled_problem_scores_its_floor_with_every_equivalent_shown_by_t
     assert all(o["evidence_class"] for o in run["outcomes"] if o["status"] == "equivalent")
     assert _readme_row(slug)[3:] == [str(run["mutants"]), _equivalents(run["evidence"]), "100 %"]
     kept = record.load(problem, "cpu")  # what a fresh clone's judge verify replays instead of measuring
+    heard = record.Recording(SimpleNamespace(log=print, warning=print, error=print))
+    report(measured, problem, heard)  # every line judge verify's mutation step says of this run
     assert kept is not None and kept.statuses == {o["id"]: o["status"] for o in run["outcomes"]}
-    assert kept.events == [("log", render_text(measured, problem.reference, listed=()).splitlines()[-1])]
+    assert kept.events == heard.events

@@ -11,6 +11,7 @@ import pytest
 
 from judge.author.mutation import record
 from judge.author.mutation.mutation_check import MutationCheck
+from judge.author.verify import verify
 from judge.messages import say
 from judge.package.problem import available, find_problem
 from tests.support.cli import REPO, run_judge
@@ -137,3 +138,60 @@ def test_every_bundled_problem_keeps_a_result_of_this_tree(slug):
     data = json.loads(record.path(problem, "cpu").read_text())
     assert data["key"] == record.key(problem, "cpu", data["environment"]), (
         f"{record.path(problem, 'cpu')} is stale: run 'judge verify --recompute' and commit it")
+
+
+# What a red team tried against the record (issue 30 §6), each kept as a test.
+
+def _kept(events: list[tuple[str, str]]) -> None:
+    """A record of the copy's package as it is now, written as judge verify writes one."""
+    problem = find_problem(SLUG)
+    record.store(problem, "cpu", record.key(problem, "cpu"), {"00000000": "killed"}, events)
+
+
+def test_a_record_whose_lines_are_not_plain_printable_text_is_measured_again(copy):
+    _kept([("log", "loss-scale-overflow: mutation score 100.0%")])
+    assert record.load(find_problem(SLUG), "cpu") is not None
+    for hostile in ("\x1b]0;owned\x07", "\x1b[2J", "a\rloss-scale-overflow: ok", "two\nlines"):
+        _kept([("log", hostile)])
+        assert record.load(find_problem(SLUG), "cpu") is None, repr(hostile)
+
+
+def test_a_record_nested_too_deep_to_parse_is_measured_again(copy):
+    (copy / "problems" / SLUG / "mutation-cpu.json").write_text("[" * 100_000)
+    assert record.load(find_problem(SLUG), "cpu") is None
+
+
+def test_files_in_a_linked_folder_of_the_package_are_in_the_key(copy, tmp_path):
+    package = copy / "problems" / SLUG
+    shutil.move(package / "cases" / "hidden", tmp_path / "elsewhere")
+    (package / "cases" / "hidden").symlink_to(tmp_path / "elsewhere")
+    (package / "cases" / "again").symlink_to(tmp_path / "elsewhere")  # a folder linked twice is read once
+    problem = find_problem(SLUG)
+    assert any(case.hidden for case in problem.cases)
+    before = record.key(problem, "cpu")
+    next((tmp_path / "elsewhere").glob("*.json")).unlink()
+    assert record.key(find_problem(SLUG), "cpu") != before
+
+
+def test_an_edit_made_while_the_mutants_run_leaves_no_record(copy, monkeypatch):
+    from judge.author.mutation import mutation_check
+
+    measure = mutation_check.mutate
+
+    def edited_meanwhile(problem, *args, **kwargs):
+        run = measure(problem, *args, **kwargs)
+        problem.reference.write_text(problem.reference.read_text() + "\n# saved while the mutants ran\n")
+        return run
+
+    monkeypatch.setattr(mutation_check, "mutate", edited_meanwhile)
+    _checked()
+    assert record.load(find_problem(SLUG), "cpu") is None, "kept as if measured on the edited reference"
+
+
+def test_a_problem_without_its_reference_is_one_error_and_nothing_else(copy):
+    (copy / "solutions" / f"{SLUG}.py").unlink()
+    lines: list[str] = []
+    assert not verify([SLUG], log=lines.append)
+    assert [line for line in lines if line.startswith("error")] == [
+        say("verify_error", text=say("no_reference", path=copy / "solutions" / f"{SLUG}.py"))], lines
+    assert say("verify_summary", problems=1, failed=1, errors=1, warnings=0) in lines

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import uuid
+from multiprocessing.context import SpawnProcess
 
 import pytest
 
@@ -85,3 +86,41 @@ def test_an_interrupted_verify_says_so_and_leaves_nothing_running(tmp_path):
     while _marked(mark) and time.monotonic() < deadline:
         time.sleep(0.5)
     assert not _marked(mark), "a process of the interrupted verify is still running"
+
+
+def test_an_interrupt_while_the_processes_start_leaves_none_running(tmp_path, monkeypatch):
+    """Found by a red team: SIGINT is held back while the processes start, and one that came meanwhile was raised
+    before the part that stops them, leaving those already started running."""
+    real, started = SpawnProcess.start, []
+
+    def start(self):
+        real(self)
+        started.append(self)
+        if len(started) == 1:
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the second process is being started
+
+    monkeypatch.setattr(SpawnProcess, "start", start)
+    with pytest.raises(KeyboardInterrupt):
+        parallel.each(["a:5", "b:5", "c:5"], Toy(tmp_path / "closed"), 2, lambda _: None)
+    alive = [process for process in started if process.is_alive()]
+    for process in alive:
+        process.kill()
+        process.join()
+    assert started and not alive, "each() returned with a process it started still running"
+    assert len((tmp_path / "closed").read_text().split()) == len(started), "each closed its work"
+
+
+def test_a_process_whose_parent_is_killed_stops_and_closes_its_work(tmp_path):
+    """SIGTERM or SIGKILL to judge verify: its processes hear of it (a parent-death signal) and close their
+    workers, instead of checking on with no one reading."""
+    script = (f"from judge.author import parallel\nfrom tests.support.side_by_side import Toy\nfrom pathlib import Path\n"
+              f"parallel.each(['a:60', 'b:60'], Toy(Path({str(tmp_path / 'closed')!r})), 2, print)\n")
+    parent = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdout=subprocess.PIPE, text=True)
+    assert parent.stdout.readline().strip() == "a 1"  # both are sleeping in their first item
+    time.sleep(1)
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 30
+    while len((tmp_path / "closed").read_text().split() if (tmp_path / "closed").exists() else []) < 2:
+        assert time.monotonic() < deadline, "a process of the killed parent did not close its work"
+        time.sleep(0.2)

@@ -49,13 +49,20 @@ def test_a_malformed_worker_table_is_one_line_of_bad_input(tmp_path, table):
         load_problem(tmp_path / "loss-scale-overflow")
 
 
-def test_verify_names_a_preloaded_module_that_cannot_be_imported(tmp_path, monkeypatch):
+@pytest.mark.parametrize("name, how", [("encodings.mbcs", "ImportError"),  # found, yet not importable here
+                                       ("unittest.__main__", "SystemExit")])  # exits, and prints its usage
+def test_a_preloaded_module_the_warm_process_cannot_import_fails_the_package_in_one_line(tmp_path, monkeypatch,
+                                                                                         capfd, name, how):
     shutil.copytree(REPO / "problems" / "loss-scale-overflow", tmp_path / "problems" / "loss-scale-overflow")
+    (tmp_path / "solutions").mkdir()
+    shutil.copy(REPO / "solutions" / "loss-scale-overflow.py", tmp_path / "solutions")
     toml = tmp_path / "problems" / "loss-scale-overflow" / "problem.toml"
-    toml.write_text(toml.read_text() + '\n[worker]\npreload = ["torch.no_such_module"]\n')
+    toml.write_text(toml.read_text() + f'\n[worker]\npreload = ["{name}"]\n')
     monkeypatch.setenv("JUDGE_PROBLEMS", str(tmp_path / "problems"))
-    assert find_problem("loss-scale-overflow").preload == ("torch.no_such_module",)
+    assert find_problem("loss-scale-overflow").preload == (name,)
     lines: list[str] = []
-    assert not verify(["loss-scale-overflow"], declared=False, log=lines.append)
-    assert any("[worker] preload names 'torch.no_such_module', which this Python cannot import" in line
-               for line in lines), lines
+    assert not verify(["loss-scale-overflow"], mutation=False, log=lines.append)
+    failed = [line for line in lines if f"[worker] preload: {name}: {how}" in line]
+    assert len(failed) == 1 and str(toml) in failed[0], lines
+    out, err = capfd.readouterr()
+    assert "usage" not in out + err, "what the module printed stays in the warm process"

@@ -17,6 +17,7 @@ import signal
 from typing import Any, Callable, Protocol
 
 from judge.errors import InternalError
+from judge.worker import libc
 
 Log = Callable[[str], None]
 POLL_S = 1.0
@@ -45,11 +46,14 @@ def each(items: list[str], work: Work, jobs: int, log: Log) -> list[Any]:
     return _side_by_side(items, work, jobs, log)
 
 
-def _serve(work: Work, tasks: Any, results: Any) -> None:
+def _serve(work: Work, tasks: Any, results: Any, parent: int) -> None:
     """A process's loop: take an item, do it, say every line and the result. An interrupt ends it quietly, after
-    its workers are closed; a second one cannot cut that short."""
+    its workers are closed; a second one cannot cut that short. So does its parent's end, however it ended."""
     try:
+        libc.die_with_parent(signal.SIGINT)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # one that came while starting acts now
+        if os.getppid() != parent:  # the parent ended before the death signal was set
+            return
         while (task := tasks.get()) is not None:
             index, item = task
             try:
@@ -77,15 +81,15 @@ def _side_by_side(items: list[str], work: Work, jobs: int, log: Log) -> list[Any
     tasks, results = context.Queue(), context.Queue()
     for task in [*enumerate(items), *[None] * jobs]:
         tasks.put(task)
-    processes = [context.Process(target=_serve, args=(work, tasks, results)) for _ in range(jobs)]
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # kept pending until _serve can handle it
-    try:
-        for process in processes:
-            process.start()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    processes = [context.Process(target=_serve, args=(work, tasks, results, os.getpid())) for _ in range(jobs)]
     finished = False
     try:
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # pending in each until _serve handles it
+        try:
+            for process in processes:
+                process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         outcomes = _collect(items, processes, results, log)
         finished = True
         return outcomes
@@ -121,10 +125,11 @@ def _collect(items: list[str], processes: list[Any], results: Any, log: Log) -> 
 def _stop(processes: list[Any], interrupt: bool) -> None:
     """Wait for every process to close its workers and end; after an interrupt or a failure, tell each to stop
     first. One that does not end in time is killed."""
-    for process in processes:
+    started = [process for process in processes if process.pid is not None]
+    for process in started:
         if interrupt and process.is_alive():
             os.kill(process.pid, signal.SIGINT)
-    for process in processes:
+    for process in started:
         process.join(STOP_S)
         if process.is_alive():
             process.kill()

@@ -5,13 +5,13 @@ that matches what this machine builds; the reference solution, recomputed here, 
 expected value under the problem's comparison and passes ``judge gen``'s fragility checks (their warnings
 too: near-threshold values, weakly compared small values); no hidden case's expected output can be read before
 it is asked for (:mod:`judge.author.leaks`); the starter compiles; every statement template renders; every
-module ``[worker] preload`` names can be imported; every pitfall has a declared wrong submission; every hinted
-pitfall departs from the reference on some sample case (else its hint could never show) and the stored
-``mistakes`` agree with its declared submission. Then every declared submission is judged as ``judge submit``
-judges it (:func:`judge.pipeline.judge_guarded`), by warm workers of one pool
-(:class:`judge.judging.pool.WorkerPool`), and must get the verdict its folder names; a case where the reference
-uses more than half of its CPU-time limit, or a declared accepted submission more than half of its CPU-time or
-memory limit, is a warning.
+pitfall has a declared wrong submission; every hinted pitfall departs from the reference on some sample case
+(else its hint could never show) and the stored ``mistakes`` agree with its declared submission. Then every
+declared submission is judged as ``judge submit`` judges it (:func:`judge.pipeline.judge_guarded`), by warm
+workers of one pool (:class:`judge.judging.pool.WorkerPool`; a module ``[worker] preload`` names that the warm
+process cannot import is an error of the package), and must get the verdict its folder names; a case where the
+reference uses more than half of its CPU-time limit, or a declared accepted submission more than half of its
+CPU-time or memory limit, is a warning.
 
 Every problem found is reported, in every package, not only the first, one line each with what to do; the run
 fails when any is an error. Warnings are the author's advice and fail nothing: they are counted, and listed
@@ -20,7 +20,6 @@ only when asked (``--warnings``).
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -175,16 +174,6 @@ def _check_package(problem: Problem, tally: Tally) -> None:
                               "from the reference, so the hint can never show; add a sample call that does, then run 'judge gen'")
     for tag in sorted(tagged - {p["id"] for p in problem.pitfalls}):
         _invalid(tally, problem.root / "submissions", f"unknown pitfall tag '{tag}'")
-    for name in problem.preload:
-        if not _importable(name):
-            _invalid(tally, toml, f"[worker] preload names '{name}', which this Python cannot import")
-
-
-def _importable(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(name) is not None
-    except (ImportError, ValueError):
-        return False
 
 
 def _near_limits(path: Any, report: dict[str, Any], tally: Tally) -> None:
@@ -228,8 +217,8 @@ def _verify_one(slug: str, pool: WorkerPool | None, log: Log, device: str, warni
     except JudgeError as exc:
         tally.error(str(exc))
         return tally
-    steps = [_check_package, _check_cases] + ([lambda p, t: _check_declared(p, pool, t, device)] if pool else [])
-    steps += [mutation] if mutation is not None else []
+    judged = ([lambda p, t: _check_declared(p, pool, t, device)] if pool else []) + ([mutation] if mutation else [])
+    steps = [_check_package, _check_cases] + (judged if problem.reference.is_file() else [])  # else said once, there
     for step in steps:
         try:
             step(problem, tally)

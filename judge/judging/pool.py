@@ -49,15 +49,16 @@ class WorkerPool:
         """The security level of every worker, as reports print it."""
         return self.confinement.describe()
 
-    def begin(self, preload: tuple[str, ...] = ()) -> None:
-        """Before a judgement: a warm pool makes sure its fork server is alive, starting one or replacing a dead one,
-        and has it import ``preload`` (raises :class:`judge.errors.InternalError` when it cannot)."""
+    def begin(self, preload: tuple[str, ...] = ()) -> list[str]:
+        """Before a judgement: a warm pool makes sure its fork server is alive, starting one or replacing a dead one
+        (raises :class:`judge.errors.InternalError` when it cannot), and has it import ``preload``: a line for each
+        module that could not be imported."""
         if not self.warm:
-            return
+            return []
         if self._server is None or not self._server.alive:
             self.close()
             self._server = ForkServer(self.confinement)
-        self._server.preload(preload)
+        return self._server.preload(preload)
 
     def launch(self, solution: bytes, fds: tuple[int, int], output_fd: int, memory_bytes: int) -> Started:
         """Start one worker: a :data:`judge.worker.launch.Launch`."""

@@ -65,19 +65,22 @@ class ForkServer:
         """What every report of a worker it forks prints as the security level."""
         return self.confinement.describe()
 
-    def preload(self, modules: tuple[str, ...]) -> None:
+    def preload(self, modules: tuple[str, ...]) -> list[str]:
         """Have the zygote import ``modules`` (those it has not yet) before it forks again: every later worker
-        starts with them instead of importing them on its first use."""
+        starts with them instead of importing them on its first use. A line for each that could not be imported."""
         wanted = [name for name in modules if name not in self.preloaded]
         if not wanted or self.dead:
-            return
+            return []
         try:
             self.control.send(json.dumps({"type": "preload", "modules": wanted}).encode())
         except OSError:
             self.dead = True
-        if self._receive("preloaded", PRELOAD_S) is None:
+        reply = self._receive("preloaded", PRELOAD_S)
+        if reply is None:
             raise InternalError("worker_start_failed", reason="the warm worker did not preload " + ", ".join(wanted))
-        self.preloaded.update(wanted)
+        failed = [str(line) for line in reply.get("failed", [])]
+        self.preloaded.update(name for name in wanted if not any(line.startswith(f"{name}: ") for line in failed))
+        return failed
 
     def launch(self, solution: bytes, fds: tuple[int, int], output_fd: int, memory_bytes: int) -> Started:
         """Have the zygote fork a worker in a fresh scratch directory of its own, handing it the submission's

@@ -11,7 +11,6 @@ import functools
 import os
 import resource
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -23,7 +22,6 @@ from judge.settings import CGROUPS
 from judge.worker import cgroup, footprint, ipc, libc, mounts, privileges, scratch as scratches
 from judge.worker.confinement import CGROUP_EXTRA_TASKS, PROCESS_LIMIT, SANDBOX_UID, TMPFS_BYTES, Confinement
 
-PR_SET_PDEATHSIG = 1
 FILE_SIZE_LIMIT = 16 << 20
 DATA_HEADROOM = 256 << 20
 LIFETIME_CPU_S = 600
@@ -104,7 +102,7 @@ def _limits(memory_bytes: int, uid: int | None, parent: int | None = None, bound
             os.setgroups([])
             os.setresgid(uid, uid, uid)
             os.setresuid(uid, uid, uid)
-        libc.load().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # after setresuid, which clears it
+        libc.die_with_parent()  # after setresuid, which clears it
         if os.getppid() != parent:  # the judge died before the line above took effect
             os._exit(1)
 
@@ -246,13 +244,9 @@ def start_zygote(control_fd: int, confinement: Confinement) -> Started:
     process = subprocess.Popen(
         _command(confinement, scratch, argv), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
         pass_fds=(control_fd,), cwd=scratch, env=environment(scratch), start_new_session=True,
-        preexec_fn=_die_with_parent,
+        preexec_fn=libc.die_with_parent,
     )
     return Started(process, scratch)
-
-
-def _die_with_parent() -> None:
-    libc.load().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def confine_forked_worker(scratch: Path, memory_bytes: int, output_fd: int, keep_fds: tuple[int, ...],

@@ -9,6 +9,9 @@ from __future__ import annotations
 import ctypes
 import functools
 import os
+import signal
+
+PR_SET_PDEATHSIG = 1
 
 
 @functools.cache
@@ -21,3 +24,8 @@ def checked(result: int, what: str) -> None:
     if result != 0:
         code = ctypes.get_errno()
         raise OSError(code, f"{what}: {os.strerror(code)}")
+
+
+def die_with_parent(sign: int = signal.SIGKILL) -> None:
+    """Have the kernel send this process ``sign`` when the thread that started it ends."""
+    load().prctl(PR_SET_PDEATHSIG, sign)

@@ -18,8 +18,9 @@ Control protocol on a Unix ``SOCK_SEQPACKET`` socket, one JSON object per packet
   one byte of the submission, and answers ``forked`` (``pid``, in its namespace, and ``scratch``, the worker's
   directory) or ``fork_failed`` (``reason``).
 * parent -> zygote: ``preload`` (``modules``): import these before any later fork, so that every worker starts
-  with them (what torch imports lazily on a first use, named by the problem: ``[worker] preload``); a module
-  that fails to import is left to the workers, which meet the same failure themselves. Answered ``preloaded``.
+  with them (what torch imports lazily on a first use, named by the problem: ``[worker] preload``). Answered
+  ``preloaded`` (``failed``: a line for each module that could not be imported, which the judge reports as a
+  fault of the problem's package).
 * zygote -> parent: ``exited`` (``pid``, ``status``: exit code, or minus the signal, as ``subprocess`` says)
   when a worker ends. The worker is left a zombie, so its pid cannot be reused while the parent may still
   signal it, until the parent sends ``release`` (``pid``); a worker still running then is killed first.
@@ -37,8 +38,10 @@ When the parent's end of the socket closes, the zygote exits and its workers die
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
+import io
 import json
 import os
 import select
@@ -215,18 +218,21 @@ class Zygote:
                 elif message["type"] == "release":
                     self.release(int(message["pid"]))
                 elif message["type"] == "preload":
-                    _preload(message["modules"])
-                    _send(self.control, {"type": "preloaded"})
+                    _send(self.control, {"type": "preloaded", "failed": _preload(message["modules"])})
 
 
-def _preload(modules: list[str]) -> None:
+def _preload(modules: list[str]) -> list[str]:
+    """Import ``modules``, whatever they print; one line for each that failed, saying how."""
+    failed = []
     for name in modules:
         try:
-            importlib.import_module(name)
-        except Exception:  # noqa: BLE001 -- a worker that needs it meets the same failure, as a submission's own
-            pass
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                importlib.import_module(name)
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 -- a module may fail or exit in any way
+            failed.append(f"{name}: {type(exc).__name__}: {exc}")
     gc.collect()
     gc.freeze()  # what the imports made, shared with every child as the rest of the heap is
+    return failed
 
 
 def main() -> None:

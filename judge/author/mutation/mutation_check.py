@@ -32,32 +32,43 @@ class MutationCheck:
             for kind, text in kept.events:
                 getattr(tally, kind)(text)
             return
+        try:
+            measured = record.key(problem, self.device)  # before the run: an edit made meanwhile is not kept as run
+        except OSError:
+            measured = None
         recording = record.Recording(tally)
         run = self._report(problem, recording)
-        if not run.count(ERROR) and not any(kind == "error" for kind, _ in recording.events):
-            record.store(problem, self.device, {o.mutant.id: o.status for o in run.outcomes}, recording.events)
+        if measured and not run.count(ERROR) and not any(kind == "error" for kind, _ in recording.events):
+            record.store(problem, self.device, measured, {o.mutant.id: o.status for o in run.outcomes},
+                         recording.events)
 
     def _report(self, problem: Any, tally: Any) -> Run:
         """Run the mutants, report them, and return the run."""
         if self.pool is None:
             self.pool = Pool(self.slots, device=self.device)
         run = mutate(problem, self.pool, device=self.device)
-        for line in render_text(run, problem.reference, listed=(SURVIVED,)).splitlines()[1:-1]:
-            if line not in run.stale:
-                tally.log(line)
-        for outcome in run.outcomes:
-            if outcome.status == ERROR:
-                tally.warning(messages.say("mutate_line", status=ERROR, id=outcome.mutant.id, line=outcome.mutant.line,
-                                           function=outcome.mutant.function, change=outcome.mutant.change))
-        for stale in run.stale:
-            tally.error(stale)
-        tally.log(render_text(run, problem.reference, listed=()).splitlines()[-1])
-        if run.below_floor:
-            tally.error(messages.say("mutate_below_floor", path=problem.root / "problem.toml", score=run.score,
-                                     floor=run.settings.floor))
+        report(run, problem, tally)
         return run
 
     def close(self) -> None:
         if self.pool is not None:
             self.pool.close()
             self.pool = None
+
+
+def report(run: Run, problem: Any, tally: Any) -> None:
+    """What the step says of ``run``: every survivor with its fix, a warning for each mutant the judge failed on, an
+    error for each stale declaration and for a score under the floor, and the score."""
+    for line in render_text(run, problem.reference, listed=(SURVIVED,)).splitlines()[1:-1]:
+        if line not in run.stale:
+            tally.log(line)
+    for outcome in run.outcomes:
+        if outcome.status == ERROR:
+            tally.warning(messages.say("mutate_line", status=ERROR, id=outcome.mutant.id, line=outcome.mutant.line,
+                                       function=outcome.mutant.function, change=outcome.mutant.change))
+    for stale in run.stale:
+        tally.error(stale)
+    tally.log(render_text(run, problem.reference, listed=()).splitlines()[-1])
+    if run.below_floor:
+        tally.error(messages.say("mutate_below_floor", path=problem.root / "problem.toml", score=run.score,
+                                 floor=run.settings.floor))

@@ -69,14 +69,29 @@ def environment() -> dict[str, str]:
             "python": ".".join(platform.python_version_tuple()[:2])}
 
 
+def _package_files(root: Path) -> list[Path]:
+    """Every file under ``root``, through linked folders too (the case loader reads through them), each folder
+    once however often it is linked."""
+    found, seen = [], set()
+    for folder, folders, files in os.walk(root, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in seen:
+            folders[:] = []
+            continue
+        seen.add(real)
+        found += [Path(folder, name) for name in files]
+    return sorted(p for p in found if p.is_file())
+
+
 def key(problem: Problem, device: str, installed: dict[str, str] | None = None) -> str:
-    """The key of ``problem``'s record on ``device``, with this install's :func:`environment` or ``installed``."""
+    """The key of ``problem``'s record on ``device``, with this install's :func:`environment` or ``installed``
+    (raises OSError when a file it reads cannot be read: then there is no record to read or keep)."""
     digest = hashlib.sha256()
     installed = environment() if installed is None else installed
     parts = [FORMAT, _judge_code(), *(f"{name}={installed[name]}" for name in sorted(installed)), device]
     files = [(Path("reference.py"), problem.reference)]
-    files += [(p.relative_to(problem.root), p) for p in sorted(problem.root.rglob("*"))
-              if p.is_file() and _read(p.relative_to(problem.root))]
+    files += [(p.relative_to(problem.root), p) for p in _package_files(problem.root)
+              if _read(p.relative_to(problem.root))]
     for part in parts:
         digest.update(part.encode() + b"\0")
     for name, path in files:
@@ -94,28 +109,31 @@ def path(problem: Problem, device: str) -> Path:
 
 
 def _valid(data: Any) -> bool:
-    return (isinstance(data, dict) and isinstance(data.get("measured_on"), str)
+    """A record's shape, its texts printable on one line each: a line it replays is never a terminal control."""
+    return (isinstance(data, dict) and isinstance(data.get("measured_on"), str) and data["measured_on"].isprintable()
             and isinstance(data.get("statuses"), dict)
             and all(isinstance(k, str) and isinstance(v, str) for k, v in data["statuses"].items())
             and isinstance(data.get("events"), list)
             and all(isinstance(e, list) and len(e) == 2 and e[0] in KINDS and isinstance(e[1], str)
-                    for e in data["events"]))
+                    and e[1].isprintable() for e in data["events"]))
 
 
 def load(problem: Problem, device: str) -> Kept | None:
     """The package's record when it is up to date, else None (also when there is none or it cannot be read)."""
     try:
         data = json.loads(path(problem, device).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not _valid(data) or data.get("key") != key(problem, device):
+        if not _valid(data) or data.get("key") != key(problem, device):
+            return None
+    except (OSError, ValueError, RecursionError):
         return None
     return Kept(data["measured_on"], data["statuses"], [(kind, text) for kind, text in data["events"]])
 
 
-def store(problem: Problem, device: str, statuses: dict[str, str], events: list[tuple[str, str]]) -> None:
-    """Write the record; a package that cannot be written to only means the next run measures again."""
-    data = {"format": FORMAT, "key": key(problem, device), "environment": environment(), "measured_on": machine(),
+def store(problem: Problem, device: str, measured: str, statuses: dict[str, str],
+          events: list[tuple[str, str]]) -> None:
+    """Write the record under the key ``measured`` (the package's before the run: an edit made while it ran makes
+    it stale); a package that cannot be written to only means the next run measures again."""
+    data = {"format": FORMAT, "key": measured, "environment": environment(), "measured_on": machine(),
             "statuses": statuses, "events": events}
     target = path(problem, device)
     try:

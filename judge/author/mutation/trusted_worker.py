@@ -39,7 +39,7 @@ from typing import Any, BinaryIO
 
 from judge.worker import libc, procfs, protocol
 from judge.worker.confinement import DISK_QUOTA
-from judge.worker.launch import FILE_SIZE_LIMIT, PR_SET_PDEATHSIG
+from judge.worker.launch import FILE_SIZE_LIMIT
 from judge.worker.main import answer_checksums, encode, error_of, load_solution, prepare, run_call
 
 MUTANT, END, DONE, EXITED = "mutant", "end", "done", "exited"
@@ -167,7 +167,7 @@ def _fork(first: dict[str, Any], requests: protocol.Requests, out: BinaryIO, np:
     if os.fork() == 0:
         try:
             os.close(read_end)
-            libc.load().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+            libc.die_with_parent()
             _serve(first, requests, out, np, write_end)
         finally:
             os._exit(0)
@@ -180,7 +180,7 @@ def _fork(first: dict[str, Any], requests: protocol.Requests, out: BinaryIO, np:
 
 def main() -> None:
     request_fd, response_fd, parent, scratch = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-    libc.load().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    libc.die_with_parent()
     if os.getppid() != parent or not os.path.basename(scratch).startswith(SCRATCH_PREFIX):
         return  # the parent died before the death signal was set, or the folder is not one to empty
     os.chdir(scratch)
