@@ -75,7 +75,7 @@ class Mutant:
     """the whole mutated module"""
     values: tuple[float, ...] = ()
     """input values that may tell it from the reference: a changed constant's value and the midpoint to its
-    new one, or the numbers a changed comparison compares with (:func:`boundary_values`)"""
+    new one, the numbers a changed comparison compares with (:func:`boundary_values`), a clamp's far side"""
 
     @property
     def change(self) -> str:
