@@ -153,6 +153,10 @@ CHANGES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
      _with(MLP, layers=[{"layernorm": 3, "weight": {"init": "constant", "value": 2.0}}])),
     ("conv2d value", _with(MLP, layers=[{"conv2d": [1, 2, 3]}]),
      _with(MLP, layers=[{"conv2d": [1, 2, 3], "bias": {"init": "zeros"}}])),
+    ("linear without bias", _with(MLP, layers=[{"linear": [3, 4], "bias": {"init": "zeros"}}]),
+     _with(MLP, layers=[{"linear": [3, 4], "bias": False}])),
+    ("conv2d without bias", _with(MLP, layers=[{"conv2d": [1, 2, 3], "bias": {"init": "zeros"}}]),
+     _with(MLP, layers=[{"conv2d": [1, 2, 3], "bias": False}])),
     ("net residual", {"kind": "net", "seed": 1, "blocks": [{"name": "a", "layers": [{"linear": [2, 2]}]}]},
      {"kind": "net", "seed": 1, "blocks": [{"name": "a", "layers": [{"linear": [2, 2]}], "residual": True}]}),
     ("branched wiring", {"kind": "branched", "seed": 1, "trunk": [{"linear": [2, 2]}],
@@ -200,6 +204,11 @@ BAD: list[tuple[dict[str, Any], str]] = [
     (_with(MLP, layers=[{"conv2d": [1, 2, 3], "padding": [-1, 0]}]), "objects.obj.layers[0].padding"),
     (_with(MLP, layers=[{"conv2d": [1, 2, 3], "weight": {"init": "values", "values": [1.0]}}]),
      "objects.obj.layers[0].weight.values"),
+    (_with(MLP, layers=[{"linear": [3, 4], "bias": True}]), "objects.obj.layers[0].bias"),
+    (_with(MLP, layers=[{"linear": [3, 4], "bias": None}]), "objects.obj.layers[0].bias"),
+    (_with(MLP, layers=[{"conv2d": [1, 2, 3], "bias": "none"}]), "objects.obj.layers[0].bias"),
+    (_with(MLP, layers=[{"linear": [3, 4], "bias": False}], frozen=["0.bias"]), "objects.obj.frozen[0]"),
+    (_with(MLP, layers=[{"custom": "linear", "linear": [2, 2], "bias": False}]), "objects.obj.layers[0].bias"),
     (_with(MLP, layers=[{"maxpool2d": 2, "stride": 0}]), "objects.obj.layers[0].stride"),
     (_with(MLP, layers=[{"flatten": 1}]), "objects.obj.layers[0].flatten"),
     (_with(MLP, layers=[{"custom": "relu"}]), "objects.obj.layers[0].custom"),
@@ -321,6 +330,19 @@ def test_conv_builds_rectangular_kernels_strides_and_paddings_as_nn_conv2d_takes
     assert conv(torch.zeros(1, 2, 4, 6)).shape == (1, 3, 4, 3)
     square = _build(_with(MLP, layers=[{"conv2d": [2, 3, 3]}]))[0]
     assert square.kernel_size == (3, 3) and square.stride == (1, 1) and square.padding == (0, 0)
+
+
+def test_linear_and_conv_layers_build_without_a_bias_and_draw_the_weight_as_with_one():
+    """``"bias": false`` is ``bias=False``: no bias parameter (``.bias`` is None), the weight drawn first as
+    always, and the next layer's draws start where the missing bias would have drawn nothing."""
+    plain = _build(_with(MLP, layers=[{"linear": [3, 4]}, {"conv2d": [1, 2, 3]}]))
+    bare = _build(_with(MLP, layers=[{"linear": [3, 4], "bias": False}, {"conv2d": [1, 2, 3], "bias": False}]))
+    assert bare[0].bias is None and bare[1].bias is None
+    assert [n for n, _ in bare.named_parameters()] == ["0.weight", "1.weight"]
+    assert torch.equal(bare[0].weight, plain[0].weight)
+    assert not torch.equal(bare[1].weight, plain[1].weight)  # drawn after 4 bias values fewer
+    x = torch.randn(2, 3)
+    assert torch.equal(bare[0](x), x @ bare[0].weight.t())
 
 
 def test_labels_are_int64_in_range():

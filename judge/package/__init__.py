@@ -59,7 +59,7 @@ Case files (JSON) are *specifications*, not pickles. A case names the objects it
   ``branched`` (a ``trunk`` and ``heads`` whose input or output may be detached, gated by ``scale`` or unused),
   ``optimizer`` and ``training`` (validated config dicts, built without ``kind``).
 * Layer kinds, named by their key: ``linear`` (``[in, out]``, ``weight``/``bias`` INITs, both default to
-  ``{"init": "default"}``, PyTorch's own initialisation), ``act`` (an activation: ``relu``, ``leaky_relu``
+  ``{"init": "default"}``, PyTorch's own initialisation; ``"bias": false`` for none, as for ``conv2d``), ``act`` (an activation: ``relu``, ``leaky_relu``
   (``negative_slope``), ``sigmoid``, ``tanh``, ``gelu`` (exact erf), ``silu``, ``softplus`` (``beta``,
   ``threshold``), ``elu`` (``alpha``)), ``batchnorm1d`` (with preset ``running_mean``/``running_var``),
   ``layernorm``, ``dropout``, ``conv2d`` (``[c_in, c_out, k]``), ``maxpool2d``, ``flatten``, and ``custom``

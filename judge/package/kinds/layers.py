@@ -52,35 +52,60 @@ def validate_parts(spec: dict[str, Any], where: str, check: Checker, parts: dict
             validate_init(spec[part], f"{where}.{part}", check, shape)
 
 
+NO_BIAS = '{"init": ...} or false (no bias)'
+
+
+def has_bias(spec: dict[str, Any]) -> bool:
+    """Whether a layer spec builds a bias: ``"bias": false`` builds the layer with ``bias=False``."""
+    return spec.get("bias") is not False
+
+
+def validate_weight_and_bias(spec: dict[str, Any], where: str, check: Checker, weight: list[int],
+                             bias: list[int]) -> None:
+    """A layer's ``weight`` INIT, and its ``bias``: an INIT, or ``false`` for a layer built without one."""
+    if spec.get("bias") is not False and not isinstance(spec.get("bias", {}), dict):
+        check.fail(f"{where}.bias", NO_BIAS)
+    validate_parts(spec, where, check, {"weight": weight, **({"bias": bias} if has_bias(spec) else {})})
+
+
+def bias_argument(spec: dict[str, Any]) -> str:
+    """``, bias=False`` for a constructor's source where the spec has no bias, else nothing."""
+    return "" if has_bias(spec) else ", bias=False"
+
+
 def describe_parts(spec: dict[str, Any], parts: tuple[str, ...],
                     defaults: dict[str, dict[str, Any]] | None = None) -> str:
     """``weight kaiming_normal, bias zeros``; a part whose default is not PyTorch's fan-based one is described as
-    what it draws (BatchNorm's weight: ``constant(value=1.0)``)."""
+    what it draws (BatchNorm's weight: ``constant(value=1.0)``); a bias the layer is built without, ``no bias``."""
     defaults = defaults or {}
-    return ", ".join(f"{part} {describe_init(_init(spec, part, defaults.get(part, DEFAULT)))}" for part in parts)
+    return ", ".join("no bias" if spec.get(part) is False else
+                     f"{part} {describe_init(_init(spec, part, defaults.get(part, DEFAULT)))}" for part in parts)
 
 
 def validate_linear(spec: dict[str, Any], where: str, check: Checker) -> None:
+    """``[in, out]``, a ``weight`` INIT and a ``bias``: an INIT or ``false``."""
     check.dims(spec.get("linear"), f"{where}.linear", count=2)
     fan_in, fan_out = spec["linear"]
-    validate_parts(spec, where, check, {"weight": [fan_out, fan_in], "bias": [fan_out]})
+    validate_weight_and_bias(spec, where, check, [fan_out, fan_in], [fan_out])
 
 
 def linear_parameters(spec: dict[str, Any]) -> list[tuple[str, list[int]]]:
     fan_in, fan_out = spec["linear"]
-    return [("weight", [fan_out, fan_in]), ("bias", [fan_out])]
+    return [("weight", [fan_out, fan_in])] + ([("bias", [fan_out])] if has_bias(spec) else [])
 
 
-def linear_tensors(spec: dict[str, Any], gen: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+def linear_tensors(spec: dict[str, Any], gen: torch.Generator) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """The weight, then the bias (None without one), drawn in that order."""
     fans = tuple(spec["linear"])
     weight = draw_part(spec, "weight", [fans[1], fans[0]], gen, fans)
-    return weight, draw_part(spec, "bias", [fans[1]], gen, fans)
+    return weight, draw_part(spec, "bias", [fans[1]], gen, fans) if has_bias(spec) else None
 
 
 def linear_code(spec: dict[str, Any], at: str) -> list[str]:
     """:func:`linear_tensors` as statements that set the layer ``at``."""
     fans = tuple(spec["linear"])
-    return part_code(spec, "weight", [fans[1], fans[0]], at, fans) + part_code(spec, "bias", [fans[1]], at, fans)
+    bias = part_code(spec, "bias", [fans[1]], at, fans) if has_bias(spec) else []
+    return part_code(spec, "weight", [fans[1], fans[0]], at, fans) + bias
 
 
 @LAYERS.register
@@ -96,8 +121,11 @@ class Linear(LayerKind):
         return linear_parameters(spec)
 
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
-        layer = nn.utils.skip_init(nn.Linear, *spec["linear"])
-        layer.weight, layer.bias = (nn.Parameter(t) for t in linear_tensors(spec, gen))
+        layer = nn.utils.skip_init(nn.Linear, *spec["linear"], bias=has_bias(spec))
+        weight, bias = linear_tensors(spec, gen)
+        layer.weight = nn.Parameter(weight)
+        if bias is not None:
+            layer.bias = nn.Parameter(bias)
         return layer
 
     def describe(self, spec: dict[str, Any]) -> str:
@@ -105,7 +133,7 @@ class Linear(LayerKind):
         return f"Linear({fan_in}, {fan_out}; {describe_parts(spec, ('weight', 'bias'))})"
 
     def constructor(self, spec: dict[str, Any]) -> str:
-        return "nn.Linear({}, {})".format(*spec["linear"])
+        return "nn.Linear({}, {}{})".format(*spec["linear"], bias_argument(spec))
 
     def fill(self, spec: dict[str, Any], at: str) -> list[str]:
         return linear_code(spec, at)
