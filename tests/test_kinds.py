@@ -192,6 +192,9 @@ BAD: list[tuple[dict[str, Any], str]] = [
     (_with(MLP, layers=[{"linear": [3, 4], "weight": {"init": "he"}}]), "objects.obj.layers[0].weight.init"),
     (_with(MLP, layers=[{"act": "swish"}]), "objects.obj.layers[0].act"),
     (_with(MLP, layers=[{"act": "relu", "negative_slope": 0.1}]), "objects.obj.layers[0].negative_slope"),
+    (_with(MLP, layers=[{"act": "hardtanh", "min_val": 1.0}]), "objects.obj.layers[0].max_val"),
+    (_with(MLP, layers=[{"act": "hardtanh", "min_val": -2.0, "max_val": -2.0}]), "objects.obj.layers[0].max_val"),
+    (_with(MLP, layers=[{"act": "relu6", "max_val": 5.0}]), "objects.obj.layers[0].max_val"),
     (_with(MLP, layers=[{"linear": [2, 2], "act": "relu"}]), "objects.obj.layers[0]"),
     (_with(MLP, layers=[{"batchnorm1d": 4, "running_var": {"init": "normal"}}]), "objects.obj.layers[0].running_var"),
     (_with(MLP, layers=[{"batchnorm1d": 0}]), "objects.obj.layers[0].batchnorm1d"),
@@ -393,6 +396,18 @@ def test_dropout_calls_are_reproducible_under_seeded():
     assert (first == 0).any() and (first == 2).any()
 
 
+def test_look_alike_activations_are_not_instances_of_the_modules_they_resemble():
+    """What a statement's "after every nn.ReLU" (or nn.Tanh, nn.Sigmoid) rules out, these are: a model may hold them,
+    and only a solution that matches class names measures them."""
+    model = _build(_with(MLP, layers=[{"act": "relu6"}, {"act": "hardtanh", "min_val": -2.0, "max_val": 0.5},
+                                      {"act": "hardsigmoid"}]))
+    for module, resembled in zip(model, (nn.ReLU, nn.Tanh, nn.Sigmoid)):
+        assert not isinstance(module, resembled) and resembled.__name__.lower() in type(module).__name__.lower()
+    assert (model[1].min_val, model[1].max_val) == (-2.0, 0.5)
+    x = torch.tensor([-10.0, -1.0, 0.5, 10.0])
+    assert model[0](x).tolist() == [0.0, 0.0, 0.5, 6.0] and model[2](x)[[0, 3]].tolist() == [0.0, 1.0]
+
+
 # --- hazards ---------------------------------------------------------------------------------------------------
 
 def test_hazards_of_activations_and_custom_layers():
@@ -401,6 +416,8 @@ def test_hazards_of_activations_and_custom_layers():
     assert kinds.hazards(nn.Sigmoid()).floor == -80.0
     assert kinds.hazards(nn.ELU(1.0)) is None and kinds.hazards(nn.ELU(0.5)).kinks == (0.0,)
     assert kinds.hazards(nn.Tanh()) is None and kinds.hazards(nn.Linear(2, 2)) is None
+    assert kinds.hazards(nn.ReLU6()).kinks == (0.0, 6.0) and kinds.hazards(nn.Hardsigmoid()).kinks == (-3.0, 3.0)
+    assert kinds.hazards(nn.Hardtanh(-2.0, 0.5)).kinks == (-2.0, 0.5)
     layers = _build(_with(MLP, layers=[
         {"custom": "sigmoid"}, {"custom": "tanh"}, {"custom": "linear", "linear": [2, 2]}]))
     assert [kinds.hazards(m) for m in layers] == [kinds.Hazard(floor=-80.0), None, None]

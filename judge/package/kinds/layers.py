@@ -151,6 +151,11 @@ class Act(LayerKind):
         for key in act.params:
             if key in spec:
                 check.number(spec[key], f"{where}.{key}")
+        values = [spec.get(key, act.params[key]) for key in act.increasing]
+        for i in range(1, len(values)):
+            if not values[i - 1] < values[i]:
+                below = act.increasing[i - 1]
+                check.fail(f"{where}.{act.increasing[i]}", f"a number above {below} ({values[i - 1]:g})")
 
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         return ACTIVATIONS[spec["act"]].build(spec)
