@@ -153,6 +153,7 @@ CHANGES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
      _with(MLP, layers=[{"layernorm": 3, "weight": {"init": "constant", "value": 2.0}}])),
     ("conv2d value", _with(MLP, layers=[{"conv2d": [1, 2, 3]}]),
      _with(MLP, layers=[{"conv2d": [1, 2, 3], "bias": {"init": "zeros"}}])),
+    ("prelu slope", _with(MLP, layers=[{"act": "prelu"}]), _with(MLP, layers=[{"act": "prelu", "slope": 0.5}])),
     ("linear without bias", _with(MLP, layers=[{"linear": [3, 4], "bias": {"init": "zeros"}}]),
      _with(MLP, layers=[{"linear": [3, 4], "bias": False}])),
     ("conv2d without bias", _with(MLP, layers=[{"conv2d": [1, 2, 3], "bias": {"init": "zeros"}}]),
@@ -195,6 +196,10 @@ BAD: list[tuple[dict[str, Any], str]] = [
     (_with(MLP, layers=[{"act": "hardtanh", "min_val": 1.0}]), "objects.obj.layers[0].max_val"),
     (_with(MLP, layers=[{"act": "hardtanh", "min_val": -2.0, "max_val": -2.0}]), "objects.obj.layers[0].max_val"),
     (_with(MLP, layers=[{"act": "relu6", "max_val": 5.0}]), "objects.obj.layers[0].max_val"),
+    (_with(MLP, layers=[{"act": "prelu", "num_parameters": 0}]), "objects.obj.layers[0].num_parameters"),
+    (_with(MLP, layers=[{"act": "prelu", "num_parameters": 2.0}]), "objects.obj.layers[0].num_parameters"),
+    (_with(MLP, layers=[{"act": "prelu", "slope": "0.1"}]), "objects.obj.layers[0].slope"),
+    (_with(MLP, layers=[{"act": "prelu"}], frozen=["0.bias"]), "objects.obj.frozen[0]"),
     (_with(MLP, layers=[{"linear": [2, 2], "act": "relu"}]), "objects.obj.layers[0]"),
     (_with(MLP, layers=[{"batchnorm1d": 4, "running_var": {"init": "normal"}}]), "objects.obj.layers[0].running_var"),
     (_with(MLP, layers=[{"batchnorm1d": 0}]), "objects.obj.layers[0].batchnorm1d"),
@@ -408,6 +413,21 @@ def test_look_alike_activations_are_not_instances_of_the_modules_they_resemble()
     assert model[0](x).tolist() == [0.0, 0.0, 0.5, 6.0] and model[2](x)[[0, 3]].tolist() == [0.0, 1.0]
 
 
+def test_prelu_is_an_activation_with_a_parameter_that_state_can_name():
+    """Its slopes are a parameter like any other: every parameter of the model holds them, stale_grad fills their
+    .grad and frozen names them, so "every parameter" of a statement differs from "every nn.Linear's"."""
+    spec = _with(MLP, layers=[{"linear": [3, 4]}, {"act": "prelu", "num_parameters": 4, "slope": 0.1}],
+                 stale_grad={"init": "constant", "value": 2.0}, frozen=["0.bias"])
+    model = _build(spec)
+    assert isinstance(model[1], nn.PReLU) and not isinstance(model[1], (nn.ReLU, nn.LeakyReLU))
+    assert kinds.OBJECTS["mlp"].parameters(spec) == {"0.weight": [4, 3], "0.bias": [4], "1.weight": [4]}
+    slopes = model.get_parameter("1.weight")
+    assert slopes.tolist() == [torch.tensor(0.1).item()] * 4 and slopes.requires_grad
+    assert slopes.grad.tolist() == [2.0] * 4
+    assert model[1](torch.tensor([[-10.0, 0.0, 1.0, -1.0]])).tolist() == [[-1.0, 0.0, 1.0, torch.tensor(-0.1).item()]]
+    assert kinds.hazards(model[1]).kinks == (0.0,) and kinds.hazards(nn.PReLU(init=1.0)) is None
+
+
 # --- hazards ---------------------------------------------------------------------------------------------------
 
 def test_hazards_of_activations_and_custom_layers():
@@ -428,13 +448,14 @@ def test_floors_are_where_float32_underflows(name):
     """Above its floor an activation's float32 output is non-zero wherever float64's is; an activation with no
     floor never underflows on [-120, 0]."""
     act = kinds.ACTIVATIONS[name].build({})
+    f64 = copy.deepcopy(act).double()  # an activation with a parameter (PReLU) computes in its dtype
     floor = (kinds.hazards(act) or kinds.Hazard()).floor
     x = torch.linspace(-120.0 if floor is None else floor, 0.0, 20001, dtype=torch.float64)
-    lost = (act(x.float()) == 0) & (act(x) != 0)
+    lost = (act(x.float()) == 0) & (f64(x) != 0)
     assert not lost.any(), x[lost].max().item()
     if floor is not None:  # and the floor is not needlessly far from the underflow
         x = torch.linspace(floor - 30.0, floor, 20001, dtype=torch.float64)
-        assert ((act(x.float()) == 0) & (act(x) != 0)).any()
+        assert ((act(x.float()) == 0) & (f64(x) != 0)).any()
 
 
 # --- custom autograd layers ------------------------------------------------------------------------------------

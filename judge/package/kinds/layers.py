@@ -149,13 +149,18 @@ class Act(LayerKind):
         act = ACTIVATIONS[check.choice(spec.get("act"), ACTIVATIONS, f"{where}.act")]
         check.fields(spec, {"act", *act.params}, where)
         for key in act.params:
-            if key in spec:
+            if key in act.counts:
+                check.integer(spec.get(key, act.params[key]), f"{where}.{key}", low=1)
+            elif key in spec:
                 check.number(spec[key], f"{where}.{key}")
         values = [spec.get(key, act.params[key]) for key in act.increasing]
         for i in range(1, len(values)):
             if not values[i - 1] < values[i]:
                 below = act.increasing[i - 1]
                 check.fail(f"{where}.{act.increasing[i]}", f"a number above {below} ({values[i - 1]:g})")
+
+    def parameters(self, spec: dict[str, Any]) -> list[tuple[str, list[int]]]:
+        return ACTIVATIONS[spec["act"]].parameters(spec)
 
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         return ACTIVATIONS[spec["act"]].build(spec)
