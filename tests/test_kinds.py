@@ -154,6 +154,10 @@ CHANGES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("conv2d value", _with(MLP, layers=[{"conv2d": [1, 2, 3]}]),
      _with(MLP, layers=[{"conv2d": [1, 2, 3], "bias": {"init": "zeros"}}])),
     ("prelu slope", _with(MLP, layers=[{"act": "prelu"}]), _with(MLP, layers=[{"act": "prelu", "slope": 0.5}])),
+    ("batchnorm1d without affine", _with(MLP, layers=[{"batchnorm1d": 3}]),
+     _with(MLP, layers=[{"batchnorm1d": 3, "affine": False}])),
+    ("layernorm without affine", _with(MLP, layers=[{"layernorm": 3}]),
+     _with(MLP, layers=[{"layernorm": 3, "affine": False}])),
     ("linear without bias", _with(MLP, layers=[{"linear": [3, 4], "bias": {"init": "zeros"}}]),
      _with(MLP, layers=[{"linear": [3, 4], "bias": False}])),
     ("conv2d without bias", _with(MLP, layers=[{"conv2d": [1, 2, 3], "bias": {"init": "zeros"}}]),
@@ -204,6 +208,11 @@ BAD: list[tuple[dict[str, Any], str]] = [
     (_with(MLP, layers=[{"batchnorm1d": 4, "running_var": {"init": "normal"}}]), "objects.obj.layers[0].running_var"),
     (_with(MLP, layers=[{"batchnorm1d": 0}]), "objects.obj.layers[0].batchnorm1d"),
     (_with(MLP, layers=[{"layernorm": [0]}]), "objects.obj.layers[0].layernorm"),
+    (_with(MLP, layers=[{"layernorm": 3, "affine": 0}]), "objects.obj.layers[0].affine"),
+    (_with(MLP, layers=[{"layernorm": 3, "affine": False, "bias": {"init": "zeros"}}]), "objects.obj.layers[0].bias"),
+    (_with(MLP, layers=[{"batchnorm1d": 3, "affine": False, "weight": {"init": "zeros"}}]),
+     "objects.obj.layers[0].weight"),
+    (_with(MLP, layers=[{"batchnorm1d": 3, "affine": False}], frozen=["0.weight"]), "objects.obj.frozen[0]"),
     (_with(MLP, layers=[{"dropout": 1.5}]), "objects.obj.layers[0].dropout"),
     (_with(MLP, layers=[{"conv2d": [1, 2]}]), "objects.obj.layers[0].conv2d"),
     (_with(MLP, layers=[{"conv2d": [1, 2, [3]]}]), "objects.obj.layers[0].conv2d[2]"),
@@ -320,6 +329,16 @@ def test_batchnorm_buffers_and_defaults():
     assert bn.running_mean.tolist() == [1.0, 2.0, 3.0] and bool((bn.running_var > 0.5).all())
     assert bn.momentum == 0.2 and bn.weight.tolist() == [1.0] * 3 and bn.bias.tolist() == [0.0] * 3
     assert bn.running_mean.dtype == torch.float32
+
+
+def test_norm_layers_build_without_affine_parameters_and_draw_their_buffers_as_with_them():
+    running = {"running_mean": {"init": "normal"}, "running_var": {"init": "uniform", "low": 0.5, "high": 2.0}}
+    bn, ln = _build(_with(MLP, layers=[{"batchnorm1d": 3, "affine": False, **running},
+                                       {"layernorm": 3, "affine": False}]))
+    assert bn.weight is None and bn.bias is None and not bn.affine and ln.weight is None and not ln.elementwise_affine
+    with_affine = _build(_with(MLP, layers=[{"batchnorm1d": 3, **running}]))[0]
+    assert torch.equal(bn.running_mean, with_affine.running_mean)  # the default affine parameters draw nothing
+    assert torch.equal(bn.running_var, with_affine.running_var)
 
 
 def test_conv_default_init_uses_the_kernel_in_its_fans():
