@@ -285,7 +285,8 @@ CATALOGUE: dict[str, str] = {
     "help_history": "list your past attempts at a problem (or at every problem), show one's code or restore it",
     "check_source_missing": "cannot find the source of class {name}: define it in a notebook cell or a .py file, or pass its source as a string",
     "check_not_a_class": "check() needs your Solution class or its source code as a string, not {kind}",
-    "magic_usage": "usage: %%judge <problem> [--submit] at the top of a cell that defines class Solution",
+    "magic_usage": "usage: %%judge <problem> [--submit] [--lang zh] at the top of a cell that defines class Solution",
+    "check_bad_lang": "lang must be one of {known}, not '{given}'",
     # the practice site (judge serve)
     "serve_url": "practice site: {url}\n(the link holds this launch's key: open it in your browser; Ctrl-C stops the site)",
     "serve_class": "instructor view of {path}: {url}class/",
@@ -325,6 +326,10 @@ CATALOGUE: dict[str, str] = {
     "site_hint": "Hint", "site_hidden": "hidden", "site_hidden_case": "Hidden case: {why}", "site_full_report": "Full report",
     "site_returned": "returned (no expected values to compare with)", "site_no_result": "Run your code to see its result here.",
     "site_passed": "{passed}/{total} cases passed · {seconds} s", "site_splitter": "drag to share the room between the editor and the results",
+    "site_not_here": "Not here", "site_back_to_problems": "Back to the problems",
+    # a graded class's student page (judge serve --class)
+    "site_class_back": "class results", "site_student": "Student {student}", "site_code_heading": "Code",
+    "site_code_gone": "The submitted file {source} is no longer where it was graded, or no longer what was graded, so it is not shown.",
     "serve_stopped": "stopped: your code was halted and the judging cancelled; nothing was recorded",
     "serve_already_finished": "this judgement has already finished; there is nothing to stop",
     "serve_reset_confirm": "Replace the code in the editor with the starter code? What you typed is not kept (past attempts stay in the history).",
@@ -367,13 +372,15 @@ def say(key: str, **fields: Any) -> str:
     return CATALOGUE[key].format(**fields)
 
 
-@functools.lru_cache(maxsize=None)
 def translations(lang: str) -> dict[str, str]:
-    """The translated messages of ``lang`` (none for English, or a language the judge does not speak)."""
-    if lang not in LANGUAGES or lang == "en":
-        return {}
-    path = Path(__file__).with_name(f"messages.{lang}.toml")
-    return tomllib.loads(path.read_text(encoding="utf-8"))
+    """The translated messages of ``lang`` (none for English, or a language the judge does not speak: a language
+    named by a request is checked before anything is read or cached)."""
+    return {} if lang not in LANGUAGES or lang == "en" else _catalogue_file(lang)
+
+
+@functools.lru_cache(maxsize=None)
+def _catalogue_file(lang: str) -> dict[str, str]:
+    return tomllib.loads(Path(__file__).with_name(f"messages.{lang}.toml").read_text(encoding="utf-8"))
 
 
 def text_in(lang: str, key: str) -> str:

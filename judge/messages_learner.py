@@ -60,6 +60,23 @@ LEARNER: dict[str, str] = {
     "step_starting_the_judge": "Starting the judge", "step_importing_your_file": "Importing your file",
     "step_building_the_case": "Building the case", "step_reading_your_reply": "Reading your reply",
     "step_replacedjudgecode": "ReplacedJudgeCode",
+    # how a case's inputs are described (each kind's describe, judge.package.kinds): in statements' examples, the
+    # site's Testcase tab and the reports of visible cases; the kinds' own names (Linear, kaiming_normal, weight)
+    # are identifiers and stay as they are
+    "describe_tensor": "tensor {shape}{dtype}, {init}, seed {seed}",
+    "describe_labels": "labels {values}",
+    "describe_labels_drawn": "labels: {n} class indices drawn uniformly from 0..{top}, seed {seed}",
+    "describe_optimizer": "optimizer {config}", "describe_training": "training {config}",
+    "describe_model": "{layout}, seed {seed}{state}",
+    "describe_stale_grad": "; every .grad already holds {init} from an earlier backward pass",
+    "describe_stale_inject": ", with {param}.grad[{index}] = {value} (flat index)",
+    "describe_grad_none": "; .grad is None for {names}",
+    "describe_frozen": "; frozen (requires_grad=False): {names}",
+    "describe_mode": "; in {mode} mode",
+    "describe_backward_correct": "backward correct", "describe_backward_bug": "backward with bug {bug}",
+    "describe_input_detached": "input detached", "describe_output_detached": "output detached",
+    "describe_scaled": "scaled by {scale}", "describe_unused": "unused",
+    "describe_init_values": "values {values}", "describe_init_default": "default",
     # tags (TAGS): each said as itself in English
     **{f"tag_{tag.replace('-', '_')}": tag for tag in TAGS},
 }

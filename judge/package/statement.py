@@ -19,8 +19,7 @@ from markdown_it import MarkdownIt
 
 from judge import messages
 from judge.errors import BadInput
-from judge.package.describe import describe_call
-from judge.package.kinds import describe_object
+from judge.package.describe import describe_call, describe_objects
 from judge.package.problem import Problem
 from judge.package.text import to_terminal
 
@@ -42,7 +41,7 @@ def examples(problem: Problem, lang: str = "en") -> list[dict[str, Any]]:
             raise BadInput("no_expected", path=case.path, device="cpu", slug=problem.slug)
         found.append({
             "title": case.titles.get(lang, case.title),
-            "objects": [f"{name} = {describe_object(spec)}" for name, spec in case.objects.items()],
+            "objects": describe_objects(case, lang),
             "calls": [{"call": describe_call(call), "output": json.dumps(out)} for call, out in zip(case.calls, outputs)],
         })
     return found

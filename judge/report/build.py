@@ -54,6 +54,7 @@ from judge.judging.verdict import HIDDEN_LIMIT_NOTES, LIMIT_ENDINGS, Verdict, ov
 from judge.machine import judge_version
 from judge.package.cases import tag_nonfinite
 from judge.package.describe import describe_inputs
+from judge.package.problem import Problem
 from judge.package.tolerance import DEFAULT, Tolerance
 from judge.worker.protocol import SOURCE_NAME
 
@@ -202,7 +203,7 @@ def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue
     title = result.case.titles.get(lang, result.case.title)
     if visible:
         extra["title"] = title
-        extra["inputs"] = describe_inputs(result.case)
+        extra["inputs"] = describe_inputs(result.case, lang)
     if result.case.ignored:
         extra["note"] = messages.say_in(lang, "case_ignored_fields", fields=", ".join(result.case.ignored))
     test: dict[str, Any] = {
@@ -248,6 +249,14 @@ def verdict_name(lang: str, verdict: str | None) -> str:
     return messages.say_in(lang, f"verdict_{verdict or 'not_run'}")
 
 
+def _authored(problem: Any, lang: str) -> tuple[str, dict[str, str]]:
+    """The problem's title and hint catalogue in ``lang``, English where the package has no translation (a
+    stand-in problem, as some tests build, gives its own ``title`` and ``hints``)."""
+    if isinstance(problem, Problem):
+        return problem.title_in(lang), problem.hints_in(lang)
+    return problem.title, getattr(problem, "hints", {})
+
+
 def build_report(*, mode: str, problem: Any, submission: dict[str, str], results: list[CaseResult],
                  expected: list[list[Any]], environment: dict[str, Any], wall_s: float,
                  judge_error: str | None = None, exact: bool = False, lang: str = "en") -> dict[str, Any]:
@@ -259,7 +268,7 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
     verdicts = [r.verdict for r in results]
     final = Verdict.INTERNAL_ERROR if judge_error else overall(verdicts)
     passed = sum(v is Verdict.ACCEPTED for v in verdicts)
-    catalogue = getattr(problem, "hints", {})
+    title, catalogue = _authored(problem, lang)
     tolerance = getattr(problem, "tolerance", DEFAULT)
     source = submission["path"]
     budget_s = round(total_budget_s([r.case for r in results], [r.limits for r in results]), 3)
@@ -281,7 +290,7 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
             lang, "report_summary", verdict=verdict_name(lang, final.value), passed=passed, total=len(results),
             scope=scope),
         "visibility": "visible",
-        "problem": {"slug": problem.slug, "title": problem.title},
+        "problem": {"slug": problem.slug, "title": title},
         "submission": submission,
         "judge": {"version": judge_version(), "comparison_rule": tolerance.formula, "time_budget_s": budget_s,
                   "judge_error": judge_error, **environment},

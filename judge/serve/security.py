@@ -97,7 +97,7 @@ class Guard:
             await self._enter(scope, query, send)
             return
         if not scope["path"].startswith(PUBLIC_PREFIX) and not self._authorised(scope, headers):
-            await _plain(send, 403, messages.say("serve_forbidden_token"))
+            await _plain(send, 403, messages.say_in(query.get("lang", "en"), "serve_forbidden_token"))
             return
         declared = headers.get("content-length", "0")
         if not declared.isdigit() or int(declared) > MAX_BODY:

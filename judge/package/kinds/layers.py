@@ -53,11 +53,11 @@ def validate_parts(spec: dict[str, Any], where: str, check: Checker, parts: dict
 
 
 def describe_parts(spec: dict[str, Any], parts: tuple[str, ...],
-                    defaults: dict[str, dict[str, Any]] | None = None) -> str:
+                    defaults: dict[str, dict[str, Any]] | None = None, lang: str = "en") -> str:
     """``weight kaiming_normal, bias zeros``; a part whose default is not PyTorch's fan-based one is described as
     what it draws (BatchNorm's weight: ``constant(value=1.0)``)."""
     defaults = defaults or {}
-    return ", ".join(f"{part} {describe_init(_init(spec, part, defaults.get(part, DEFAULT)))}" for part in parts)
+    return ", ".join(f"{part} {describe_init(_init(spec, part, defaults.get(part, DEFAULT)), lang)}" for part in parts)
 
 
 def validate_linear(spec: dict[str, Any], where: str, check: Checker) -> None:
@@ -100,9 +100,9 @@ class Linear(LayerKind):
         layer.weight, layer.bias = (nn.Parameter(t) for t in linear_tensors(spec, gen))
         return layer
 
-    def describe(self, spec: dict[str, Any]) -> str:
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
         fan_in, fan_out = spec["linear"]
-        return f"Linear({fan_in}, {fan_out}; {describe_parts(spec, ('weight', 'bias'))})"
+        return f"Linear({fan_in}, {fan_out}; {describe_parts(spec, ('weight', 'bias'), lang=lang)})"
 
     def constructor(self, spec: dict[str, Any]) -> str:
         return "nn.Linear({}, {})".format(*spec["linear"])
@@ -127,7 +127,7 @@ class Act(LayerKind):
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         return ACTIVATIONS[spec["act"]].build(spec)
 
-    def describe(self, spec: dict[str, Any]) -> str:
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
         return ACTIVATIONS[spec["act"]].describe(spec)
 
     def constructor(self, spec: dict[str, Any]) -> str:
@@ -191,8 +191,8 @@ class BatchNorm1d(_Norm):
             getattr(layer, part).copy_(draw_part(spec, part, shape, gen, fans, self.DEFAULTS[part]))
         return layer
 
-    def describe(self, spec: dict[str, Any]) -> str:
-        parts = describe_parts(spec, ("weight", "bias", "running_mean", "running_var"), self.DEFAULTS)
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
+        parts = describe_parts(spec, ("weight", "bias", "running_mean", "running_var"), self.DEFAULTS, lang)
         return (f"BatchNorm1d({spec['batchnorm1d']}, eps={spec.get('eps', 1e-5)}, "
                 f"momentum={spec.get('momentum', 0.1)}; {parts})")
 
@@ -222,8 +222,8 @@ class LayerNorm(_Norm):
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         return self.affine(nn.LayerNorm(self.shape(spec), spec.get("eps", 1e-5)), spec, gen)
 
-    def describe(self, spec: dict[str, Any]) -> str:
-        parts = describe_parts(spec, ("weight", "bias"), self.DEFAULTS)
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
+        parts = describe_parts(spec, ("weight", "bias"), self.DEFAULTS, lang)
         return f"LayerNorm({spec['layernorm']}, eps={spec.get('eps', 1e-5)}; {parts})"
 
     def constructor(self, spec: dict[str, Any]) -> str:
@@ -241,7 +241,7 @@ class Dropout(LayerKind):
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         return nn.Dropout(spec["dropout"])
 
-    def describe(self, spec: dict[str, Any]) -> str:
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
         return f"Dropout({spec['dropout']})"
 
     def constructor(self, spec: dict[str, Any]) -> str:
