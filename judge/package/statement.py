@@ -48,11 +48,12 @@ def examples(problem: Problem, lang: str = "en") -> list[dict[str, Any]]:
 
 
 def context(problem: Problem, lang: str = "en") -> dict[str, Any]:
-    """What a statement template sees; ``problem.difficulty`` and ``problem.tags`` are the words in the statement's
-    language."""
+    """What a statement template sees; ``problem.title``, ``problem.difficulty`` and ``problem.tags`` are said in the
+    statement's language."""
     difficulty = messages.say_in(lang, f"difficulty_{problem.meta['difficulty']}")
     tags = [messages.tag_in(lang, tag) for tag in problem.meta.get("tags", [])]
-    return {"problem": {**problem.meta, "difficulty": difficulty, "tags": tags}, "constants": problem.constants, "methods": problem.methods,
+    shown = {**problem.meta, "title": problem.title_in(lang), "difficulty": difficulty, "tags": tags}
+    return {"problem": shown, "constants": problem.constants, "methods": problem.methods,
             "rule": problem.tolerance.formula, "comparison": problem.tolerance.sentence(lang),
             "examples": examples(problem, lang)}
 
@@ -76,7 +77,7 @@ def render_statement(problem: Problem, fmt: str = "markdown", lang: str = "en", 
         return to_terminal(text, color)
     if fmt != "html":
         return text
-    return HTML_PAGE.format(lang=lang, title=escape(problem.title), body=markdown_html(text))
+    return HTML_PAGE.format(lang=lang, title=escape(problem.title_in(lang)), body=markdown_html(text))
 
 
 def markdown_html(text: str) -> str:
