@@ -94,6 +94,7 @@ CATALOGUE: dict[str, str] = {
     "import_memory": "importing your file used more than {memory_limit_mib:.0f} MiB, the memory limit",
     "import_exit": "your file ended the process while it was being imported (exit status {status})",
     "import_bad_reply": "the worker's reply at start-up was not the expected one",
+    "unjudgeable": "{reason}",  # why no worker can load a file (judge.pipeline.Submitted.unjudgeable), said already
     # judge export and judge autograde (Gradescope, PrairieLearn)
     "export_duplicate": "a problem is named twice in '{slugs}'; name each once",
     "export_bad_points": "--points wants a positive number of points, not {value}",

@@ -46,7 +46,7 @@ import re
 from typing import Any
 
 from judge import messages
-from judge.judging.compare import Difference
+from judge.judging.compare import Difference, field_in, type_in
 from judge.judging.allowance import STRIKES, Why, total_budget_s
 from judge.judging.hints import recognise
 from judge.judging.session import CallResult, CaseResult, JudgesNote
@@ -109,18 +109,20 @@ def coarsened(report: dict[str, Any]) -> dict[str, Any]:
     return {**report, "execution_time": wall_s, "tests": tests}
 
 
-def _difference(d: Difference) -> dict[str, Any]:
-    return tag_nonfinite({"field": d.field, "got": d.got, "expected": d.expected, "error": d.error,
+def _difference(d: Difference, lang: str) -> dict[str, Any]:
+    """A difference as the report gives it, its field (and a format error's types) said in ``lang``."""
+    shown = (type_in(lang, d.got), type_in(lang, d.expected)) if d.problem == "type" else (d.got, d.expected)
+    return tag_nonfinite({"field": field_in(lang, d), "got": shown[0], "expected": shown[1], "error": d.error,
                          "tolerance": d.tolerance, "problem": d.problem})
 
 
-def _failed_field(call: CallResult) -> str | None:
+def _failed_field(call: CallResult, lang: str) -> str | None:
     comparison = call.comparison
     if comparison is None:
         return None
     if comparison.format_error:
-        return comparison.format_error.field
-    return comparison.differences[0].field if comparison.differences else None
+        return field_in(lang, comparison.format_error)
+    return field_in(lang, comparison.differences[0]) if comparison.differences else None
 
 
 def _named(error: dict[str, Any] | None, source: str, lang: str) -> dict[str, Any] | None:
@@ -145,13 +147,13 @@ def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, 
         if call.ending in LIMIT_ENDINGS:
             entry["limit"] = _named(call.error, source, lang)["msg"]  # the judge's words; exact: an exact report's
         return entry
-    entry["failed_field"] = _failed_field(call)
+    entry["failed_field"] = _failed_field(call, lang)
     comparison = call.comparison
     entry.update({
         "got": tag_nonfinite(call.value),
         "expected": tag_nonfinite(expected),
-        "differences": [_difference(d) for d in (comparison.differences if comparison else [])],
-        "format_error": _difference(comparison.format_error) if comparison and comparison.format_error else None,
+        "differences": [_difference(d, lang) for d in (comparison.differences if comparison else [])],
+        "format_error": _difference(comparison.format_error, lang) if comparison and comparison.format_error else None,
         "error": _named(call.error, source, lang),
         "stdout": call.output,
         "hints": hints,
@@ -231,7 +233,7 @@ def _summary_line(result: CaseResult, budget_s: float, lang: str) -> str:
     if failing is None:
         return messages.say_in(lang, "case_accepted")
     verdict = verdict_name(lang, failing.verdict.value)
-    where = None if result.case.hidden else _failed_field(failing)
+    where = None if result.case.hidden else _failed_field(failing, lang)
     if where:
         return messages.say_in(lang, "case_failed_at", verdict=verdict, method=failing.method, field=where)
     return messages.say_in(lang, "case_failed", verdict=verdict, method=failing.method)
@@ -245,8 +247,10 @@ def report_language(report: dict[str, Any]) -> str:
 
 
 def verdict_name(lang: str, verdict: str | None) -> str:
-    """A verdict as a learner reads it in ``lang`` (None: the case was not run); in English, its identifier."""
-    return messages.say_in(lang, f"verdict_{verdict or 'not_run'}")
+    """A verdict as a learner reads it in ``lang`` (None: the case was not run); in English, its identifier. A name
+    that is no verdict (a stored result read back is untrusted) is shown as it is."""
+    key = f"verdict_{verdict or 'not_run'}"
+    return messages.say_in(lang, key) if key in messages.CATALOGUE else str(verdict)
 
 
 def _authored(problem: Any, lang: str) -> tuple[str, dict[str, str]]:

@@ -188,7 +188,7 @@ class Judging:
             if job.case is not None:
                 case = Path(folder) / CASE_FILE
                 case.write_text(job.case, encoding="utf-8", errors="surrogatepass")
-            return judge_guarded(Submitted.read(path, SOURCE_LABEL), self._judge_for(problem, job, case),
+            return judge_guarded(Submitted.read(path, SOURCE_LABEL, lang=job.lang), self._judge_for(problem, job, case),
                                  on_start=on_start, on_case=on_case)
 
     def _done(self, report: dict[str, Any], code: str, recorded: bool) -> dict[str, Any]:
