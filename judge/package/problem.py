@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from judge.compat import tomllib
 from judge.errors import BadInput
+from judge.messages import Said
 from judge.settings import PROBLEMS, SOLUTIONS, Setting
 from judge.package.cases import VISIBILITIES, Case, load_case
 from judge.package.domain import Rule, parse as parse_domain
@@ -268,7 +269,10 @@ def unknown_problem(slug: str, known: list[str]) -> BadInput:
     ``git`` and ``cargo`` suggest a misspelt command, then every name."""
     close = difflib.get_close_matches(slug, known, n=3, cutoff=0.6)
     if close:
-        return BadInput("unknown_problem_close", slug=slug, close=" or ".join(f"'{c}'" for c in close))
+        either: str | Said = f"'{close[0]}'"
+        for other in close[1:]:  # 'a' or 'b' or 'c', said in the message's language
+            either = Said("either", first=either, second=f"'{other}'")
+        return BadInput("unknown_problem_close", slug=slug, close=either)
     return BadInput("unknown_problem", slug=slug, known=", ".join(sorted(known)))
 
 

@@ -14,9 +14,10 @@ from judge.messages import CATALOGUE
 from tests.support.cli import REPO
 
 PACKAGE = REPO / "judge"
-CATALOGUE_MODULES = (PACKAGE / "messages.py", PACKAGE / "messages_author.py", PACKAGE / "messages_learner.py")
+CATALOGUE_MODULES = (PACKAGE / "messages.py", PACKAGE / "messages_author.py", PACKAGE / "messages_learner.py",
+                     PACKAGE / "messages_machine.py")
 KEY_POSITION = {"say": 0, "say_in": 1, "BadInput": 0, "InternalError": 0, "JudgeError": 0, "_judges_note": 1,
-                "_comment": 0, "said": 1}
+                "_comment": 0, "said": 1, "Said": 0}
 """the callables that take a message key, and where: each passes it, with its other keyword arguments as the
 fields, to ``messages.say`` (``judge.errors``, ``judge.judging.session``, ``judge.package.snippet``,
 ``judge.serve.pages``)"""
