@@ -199,6 +199,7 @@ CATALOGUE: dict[str, str] = {
     "help_history": "list your past attempts at a problem (or at every problem), show one's code or restore it",
     "check_source_missing": "cannot find the source of class {name}: define it in a notebook cell or a .py file, or pass its source as a string",
     "check_not_a_class": "check() needs your Solution class or its source code as a string, not {kind}",
+    "object_of_type": "an object of type {name}",
     "magic_usage": "usage: %%judge <problem> [--submit] [--lang zh] at the top of a cell that defines class Solution",
     "check_bad_lang": "lang must be one of {known}, not '{given}'",
     # the practice site (judge serve)
@@ -236,6 +237,7 @@ CATALOGUE: dict[str, str] = {
     "site_saved": "saved", "site_unsaved": "unsaved", "site_not_saved": "not saved", "site_history": "history",
     "site_tab_testcase": "Testcase", "site_tab_result": "Test Result", "site_tab_custom": "Custom input",
     "site_run_custom": "Run on this case", "site_use_sample": "Use as custom input", "site_case": "Case {n}",
+    "site_custom_case": "custom input",
     "site_input": "Input", "site_output": "Output", "site_expected": "Expected", "site_printed": "Printed output",
     "site_hint": "Hint", "site_hidden": "hidden", "site_hidden_case": "Hidden case: {why}", "site_full_report": "Full report",
     "site_returned": "returned (no expected values to compare with)", "site_no_result": "Run your code to see its result here.",
