@@ -42,16 +42,18 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    lang = getattr(args, "lang", "en")  # the learner's commands take --lang: their one-line errors are said in it
     try:
         return args.handler(args)
     except JudgeError as exc:  # its fields can be file names of any bytes: shown, never acted on by the terminal
-        print(f"judge: {visible(str(exc))}", file=sys.stderr)
+        print(f"judge: {visible(exc.said_in(lang))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
-        print(f"judge: {messages.say('interrupted')}", file=sys.stderr)
+        print(f"judge: {messages.say_in(lang, 'interrupted')}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except Exception as exc:  # noqa: BLE001 -- one line, never a bare traceback, for the judge's own bugs too
-        print(f"judge: {visible(messages.say('internal', reason=f'{type(exc).__name__}: {exc}'))}", file=sys.stderr)
+        print(f"judge: {visible(messages.say_in(lang, 'internal', reason=f'{type(exc).__name__}: {exc}'))}",
+              file=sys.stderr)
         return EXIT_INTERNAL
 
 

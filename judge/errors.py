@@ -23,6 +23,16 @@ class JudgeError(Exception):
         self.fields = fields
         super().__init__(messages.say(key, **fields))
 
+    def said_in(self, lang: str) -> str:
+        """The message in ``lang`` (:func:`judge.messages.say_in`: English where it has no translation)."""
+        return messages.say_in(lang, self.key, **self.fields)
+
+    def in_language(self, lang: str) -> JudgeError:
+        """The same error, its message said in ``lang`` (what ``check(..., lang="zh")`` raises)."""
+        again = _remade(type(self), self.key, self.fields)
+        again.args = (self.said_in(lang),)
+        return again
+
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its class, key and fields (a process that checks problems side by side sends it on)."""
         return _remade, (type(self), self.key, self.fields)

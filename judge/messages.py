@@ -15,6 +15,7 @@ from typing import Any
 from judge.compat import tomllib
 from judge.messages_author import AUTHORING
 from judge.messages_learner import LEARNER
+from judge.messages_machine import MACHINE
 
 LANGUAGES = {"en": "English", "zh": "中文"}
 """the languages a learner may read the judge in (``--lang``, the site's switch): statements, the site's words,
@@ -34,6 +35,8 @@ CATALOGUE: dict[str, str] = {
     "file_is_dir": "{path} is a directory; give the path of your solution's .py file",
     "file_unreadable": "{path}: cannot read it ({reason})",
     "file_not_python": "{path} is not Python source ({reason}); give the .py file that defines class Solution",
+    "not_python_suffix": "its name does not end in .py", "not_python_binary": "it contains NUL bytes, so it is binary",
+    "not_python_encoding": "it is not UTF-8 text", "either": "{first} or {second}",
     "file_is_link": "{path} is a symbolic link; only a regular file of the student's own is judged, never what a link points to",
     "file_hard_linked": "{path} has {links} names (hard links); only a file with a single name is judged, so a copy of another file cannot be handed in",
     "file_not_regular": "{path} is a {kind}, not a regular file; give the .py file that defines class Solution",
@@ -94,6 +97,7 @@ CATALOGUE: dict[str, str] = {
     "import_memory": "importing your file used more than {memory_limit_mib:.0f} MiB, the memory limit",
     "import_exit": "your file ended the process while it was being imported (exit status {status})",
     "import_bad_reply": "the worker's reply at start-up was not the expected one",
+    "unjudgeable": "{reason}",  # why no worker can load a file (judge.pipeline.Submitted.unjudgeable), said already
     # judge export and judge autograde (Gradescope, PrairieLearn)
     "export_duplicate": "a problem is named twice in '{slugs}'; name each once",
     "export_bad_points": "--points wants a positive number of points, not {value}",
@@ -151,96 +155,6 @@ CATALOGUE: dict[str, str] = {
     "case_ignored_fields": "ignored {fields}: only the judge uses them",
     "case_failed": "{verdict} in {method}",
     "case_failed_at": "{verdict} in {method} at {field}",
-    # security level, printed in every report
-    "security_level": "{level} ({layers}; {who}; {limits}{missing})",
-    "limits_short": "memory counted by {memory}, at most {tasks} threads, {disk} MiB written",
-    "layer_off": "no {layer}: {reason}",
-    "no_bwrap": "bwrap is not installed",
-    "level_capped": "JUDGE_MAX_LEVEL is {cap}",
-    "no_gpu_in_bwrap": "its minimal view has no GPU devices",
-    "no_landlock": "this kernel has no Landlock (Linux 5.13 or later, with landlock in its lsm= list)",
-    "secrets_exposed": "hidden cases and the judge's files are NOT protected at this level",
-    "layer_weaker": "a weaker level was asked for, or a stronger layer failed first",
-    "layer_limits": "memory, file size, open files and lifetime CPU capped; an empty environment and scratch directory; a session of its own; dies with the judge; {limits}",
-    "limits_summary": "memory {memory} by {memory_how}; at most {tasks} threads and processes, by {tasks_how}; {disk} MiB written in all, by {disk_how}",
-    "limits_memory_cgroup": "its cgroup (v{version}: page cache, tmpfs, memfd and shared pages counted, no swap; the verdict from the kernel's OOM kills) and the resident-set poll",
-    "limits_memory_rss": "the resident-set poll and RLIMIT_DATA (memfd_create refused where seccomp is on)",
-    "limits_tasks_cgroup": "pids.max of its cgroup and the parent's count of its threads",
-    "limits_tasks_poll": "the parent's count of its threads at every poll (and RLIMIT_NPROC for a uid of its own)",
-    "limits_disk_tmpfs": "tmpfs of that size where it can write (everything else read-only or out of its view) and the parent's measure of them",
-    "limits_disk_walk": "the parent's measure of its scratch directory (other directories its uid may write are NOT bounded at L0 without root)",
-    "limits_disk_landlock": "the parent's measure of its scratch directory, the only place Landlock lets it write",
-    "layer_cgroup": "each worker in a cgroup v{version} of its own, removed after it: memory.max counts every page it touches, pids.max its threads, CPU from the group",
-    "layer_private_mounts": "each worker in a mount namespace of its own: everything read-only but a {size} MiB tmpfs over its scratch directory",
-    "layer_env_off": "{env}=off",  # a layer turned off by JUDGE_CGROUPS or JUDGE_PRIVATE_MOUNTS
-    "layer_bwrap_has_it": "bubblewrap gives each worker its own mounts: sized tmpfs for /tmp and its scratch directory, /dev read-only",
-    "layer_uid": "workers run as uid {uid}",
-    "layer_uid_kept": "workers keep uid {uid}: {reason}",
-    "layer_uid_not_root": "the judge does not run as root",
-    "layer_capabilities": "each worker drops every capability and sets no_new_privs; the judge and its warm workers are non-dumpable, so no worker can read their /proc entries",
-    "layer_seccomp": "a worker starts no process or program, opens no socket, signals and traces no process, and cannot raise its limits",
-    "layer_landlock": "ABI {abi}: a worker reads only the interpreter, its libraries and the judge's package, writes only its own scratch directory, executes nothing{scope}",
-    "layer_landlock_scope": ", and signals or reaches by abstract socket no process outside itself",
-    "layer_landlock_noscope": " (this ABI cannot scope signals: seccomp refuses them)",
-    "layer_bwrap": "namespaces: no network, its own PID space, a read-only view of the interpreter alone (no problems, solutions, history or cache)",
-    "guarantee_L0": "L0: NO protection of hidden cases, of the judge's files or of its process; 'judge grade' refuses to run here without --allow-weak-sandbox",
-    "guarantee_L1": "L1: hidden cases unreadable; the judge's package, problems, solutions, history and cache unwritable; the judge's process unreadable and unsignalled; nothing left for the next submission",
-    "guarantee_L2": "L2: all of L1, and a worker sees no file beyond the interpreter's and no process but its own",
-    # what blocks a layer that is off (judge doctor)
-    "blocked_by": "{detail}; blocked by: {blocker}",
-    "blocked_seccomp": "a seccomp filter refuses {what}, as the default profiles of Docker and containerd (Kubernetes' RuntimeDefault) do for a container without CAP_SYS_ADMIN (docs/clusters.md says what a container needs for L2)",
-    "blocked_max_userns": "user.max_user_namespaces is 0 on this machine (sysctl -w user.max_user_namespaces=15000 lifts it)",
-    "blocked_userns_clone": "kernel.unprivileged_userns_clone is 0 (sysctl -w kernel.unprivileged_userns_clone=1 lifts it; a judge run as root does not need it)",
-    "blocked_apparmor_userns": "AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns is 1): give bwrap an AppArmor profile that allows them, or run the judge as root",
-    "blocked_proc_masked": "user namespaces work, but a container runtime masks paths inside /proc ({paths}), so no new /proc may be mounted (Docker: --security-opt systempaths=unconfined; Kubernetes: procMount: Unmasked)",
-    "blocked_errno": "{what} fails here: {reason}",
-    "blocked_no_sys_admin": "the judge has no CAP_SYS_ADMIN (a container's default capabilities leave it out)",
-    "blocked_cgroup_read_only": "the cgroup file system is mounted read-only, as in a container that is not privileged (the container's own limits still hold, and the judge's limits fit them: see 'box' above)",
-    "blocked_interpreter": "uid {uid} may not enter {folder} on the way to {python} (a Python under /root, such as pyenv's): install the judge with a Python every uid can run, such as /usr/bin/python3",
-    "doctor_box": "box (the cgroup limits of this container or session, {source}): memory {memory}, CPUs {cpus}; each worker's memory limit is at most {worker} MiB, wall-clock caps x{scale:g}",
-    "doctor_no_box": "box: no cgroup limit on memory or CPU above the judge; the problems' own limits apply",
-    # judge --version and judge doctor
-    "version": "judge {version} (torch {torch})",
-    "doctor_devices": "devices:",
-    "doctor_cpu": "cpu: {model}, {cores} cores",
-    "doctor_no_gpu": "no CUDA GPU that torch can use",
-    "doctor_problems": "problem roots (JUDGE_PROBLEMS, then the bundled set; the first root with a slug wins):",
-    "doctor_problem_count": "{count} problem(s), {shadowed} shadowed by an earlier root",
-    "doctor_missing": "missing",
-    "doctor_solutions": "reference solution roots (JUDGE_SOLUTIONS, then the solutions/ folder beside each problem root):",
-    "doctor_beside": "beside a problem root",
-    "doctor_history": "attempt history: {path} ({how}; set JUDGE_HOME to move it)",
-    "doctor_cache": "calibration cache: {path} ({how}; set JUDGE_CACHE to move it)",
-    "doctor_security": "security level, {what}: {level}",
-    "doctor_layers": "confinement of every worker, layer by layer ([x] on, [ ] off):",
-    "doctor_layer": "  [{mark}] {name}: {detail}",
-    "doctor_channels": "channels a worker could leave something in for a later one ([x] closed, [ ] open), as probed here:",
-    "channel_ipc": "System V IPC and POSIX message queues",
-    "channel_ipc_namespace": "an IPC namespace of its own for every worker ({how}), which dies with it",
-    "channel_ipc_bwrap": "bubblewrap's own IPC namespace for every fresh worker (not for those a warm process forks)",
-    "channel_ipc_filter": "the seccomp filter refuses every IPC call",
-    "channel_sockets": "abstract Unix sockets",
-    "channel_sockets_filter": "the seccomp filter refuses socket and socketpair",
-    "channel_sockets_landlock": "Landlock scopes them to the worker's own domain",
-    "channel_keyrings": "kernel keyrings",
-    "channel_keyrings_filter": "the seccomp filter refuses add_key, keyctl and request_key",
-    "channel_folders": "/dev/shm, /tmp and other shared folders",
-    "channel_folders_landlock": "Landlock lets a worker write only its own scratch directory",
-    "channel_folders_mounts": "a worker's own mount namespace is read-only but for its scratch tmpfs",
-    "channel_folders_bwrap": "bubblewrap's /dev is read-only; its /tmp is shared by the workers of one warm process",
-    "channel_scratch": "scratch directories",
-    "channel_scratch_fresh": "a fresh one per worker, removed when it ends",
-    "channel_descriptors": "inherited descriptors (memfd)",
-    "channel_descriptors_closed": "a worker keeps only its own pipes; it reads the submission's sealed memfd and closes it",
-    "channel_page_cache": "the kernel's page cache (which pages of a shared file are cached)",
-    "channel_page_cache_filter": "the seccomp filter refuses mincore, cachestat, fadvise, readahead, RWF_NOWAIT reads and MADV_PAGEOUT",
-    "channel_page_cache_open": "how long a read takes, and the worker's own /proc entry (pagemap) and getrusage's fault counts, still tell a cached page from one on disk: open at every level",
-    "channel_locks": "locks, leases and watches on a file two workers read",
-    "channel_locks_filter": "the seccomp filter refuses flock, fcntl's lock, lease and notify commands, inotify and fanotify",
-    "channel_open": "open at this level",
-    "doctor_settings": "settings (environment variables; docs/configuration.md says what each does):",
-    "doctor_setting_set": "  {name} = {value}  (set)",
-    "doctor_setting_unset": "  {name}  (not set: {default})",
     # internal (exit 3)
     "worker_start_failed": "the judge could not start its worker process ({reason})",
     "warm_worker_died": "the judge's warm worker process ended while this submission was judged; it is judged again on the next run",
@@ -286,7 +200,9 @@ CATALOGUE: dict[str, str] = {
     "help_history": "list your past attempts at a problem (or at every problem), show one's code or restore it",
     "check_source_missing": "cannot find the source of class {name}: define it in a notebook cell or a .py file, or pass its source as a string",
     "check_not_a_class": "check() needs your Solution class or its source code as a string, not {kind}",
-    "magic_usage": "usage: %%judge <problem> [--submit] at the top of a cell that defines class Solution",
+    "object_of_type": "an object of type {name}",
+    "magic_usage": "usage: %%judge <problem> [--submit] [--lang zh] at the top of a cell that defines class Solution",
+    "check_bad_lang": "lang must be one of {known}, not '{given}'",
     # the practice site (judge serve)
     "serve_url": "practice site: {url}\n(the link holds this launch's key: open it in your browser; Ctrl-C stops the site)",
     "serve_class": "instructor view of {path}: {url}class/",
@@ -322,10 +238,15 @@ CATALOGUE: dict[str, str] = {
     "site_saved": "saved", "site_unsaved": "unsaved", "site_not_saved": "not saved", "site_history": "history",
     "site_tab_testcase": "Testcase", "site_tab_result": "Test Result", "site_tab_custom": "Custom input",
     "site_run_custom": "Run on this case", "site_use_sample": "Use as custom input", "site_case": "Case {n}",
+    "site_custom_case": "custom input",
     "site_input": "Input", "site_output": "Output", "site_expected": "Expected", "site_printed": "Printed output",
     "site_hint": "Hint", "site_hidden": "hidden", "site_hidden_case": "Hidden case: {why}", "site_full_report": "Full report",
     "site_returned": "returned (no expected values to compare with)", "site_no_result": "Run your code to see its result here.",
     "site_passed": "{passed}/{total} cases passed · {seconds} s", "site_splitter": "drag to share the room between the editor and the results",
+    "site_not_here": "Not here", "site_back_to_problems": "Back to the problems",
+    # a graded class's student page (judge serve --class)
+    "site_class_back": "class results", "site_student": "Student {student}", "site_code_heading": "Code",
+    "site_code_gone": "The submitted file {source} is no longer where it was graded, or no longer what was graded, so it is not shown.",
     "serve_stopped": "stopped: your code was halted and the judging cancelled; nothing was recorded",
     "serve_already_finished": "this judgement has already finished; there is nothing to stop",
     "serve_reset_confirm": "Replace the code in the editor with the starter code? What you typed is not kept (past attempts stay in the history).",
@@ -360,6 +281,7 @@ CATALOGUE: dict[str, str] = {
     "audit_source": "its source {source} is not the file that was judged (another sha256)",
     **LEARNER,
     **AUTHORING,
+    **MACHINE,
 }
 
 
@@ -370,13 +292,15 @@ def say(key: str, **fields: Any) -> str:
     return CATALOGUE[key].format(**fields)
 
 
-@functools.lru_cache(maxsize=None)
 def translations(lang: str) -> dict[str, str]:
-    """The translated messages of ``lang`` (none for English, or a language the judge does not speak)."""
-    if lang not in LANGUAGES or lang == "en":
-        return {}
-    path = Path(__file__).with_name(f"messages.{lang}.toml")
-    return tomllib.loads(path.read_text(encoding="utf-8"))
+    """The translated messages of ``lang`` (none for English, or a language the judge does not speak: a language
+    named by a request is checked before anything is read or cached)."""
+    return {} if lang not in LANGUAGES or lang == "en" else _catalogue_file(lang)
+
+
+@functools.lru_cache(maxsize=None)
+def _catalogue_file(lang: str) -> dict[str, str]:
+    return tomllib.loads(Path(__file__).with_name(f"messages.{lang}.toml").read_text(encoding="utf-8"))
 
 
 def text_in(lang: str, key: str) -> str:
@@ -385,7 +309,25 @@ def text_in(lang: str, key: str) -> str:
 
 
 def say_in(lang: str, key: str, **fields: Any) -> str:
-    return text_in(lang, key).format(**fields)
+    return text_in(lang, key).format(**{name: value.said_in(lang) if isinstance(value, Said) else value
+                                         for name, value in fields.items()})
+
+
+class Said:
+    """A message that is a field of another (why a file is not Python, "'a' or 'b'"): said in the language the
+    message around it is said in, in English where it is formatted as it is."""
+
+    def __init__(self, key: str, **fields: Any):
+        self.key, self.fields = key, fields
+
+    def said_in(self, lang: str) -> str:
+        return say_in(lang, self.key, **self.fields)
+
+    def __format__(self, spec: str) -> str:
+        return format(self.said_in("en"), spec)
+
+    def __str__(self) -> str:
+        return self.said_in("en")
 
 
 def tag_in(lang: str, tag: str) -> str:

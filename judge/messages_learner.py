@@ -1,5 +1,6 @@
 """The words a learner reads around the judge's sentences: the report's own (headings, columns, verdict names), the
-site's pages (list, history, attempt) and the problems' tag vocabulary. A wing of the catalogue in
+site's pages (list, history, attempt), a graded class's overview, how a case's inputs are described, and the
+problems' tag vocabulary. A wing of the catalogue in
 :mod:`judge.messages`, which holds them under their keys like every other sentence; ``messages.zh.toml``
 translates them key by key (``tests/test_zh.py`` checks that none a zh learner sees is left out)."""
 
@@ -12,6 +13,9 @@ TAGS: tuple[str, ...] = (
     "train-eval", "training-loop", "vanishing-gradients", "warmup", "xavier")
 """the problems' tag vocabulary, translated once for all of them: each tag is the key ``tag_<tag>`` (hyphens as
 underscores); a problem's tag outside it is shown as written (tests/test_zh.py holds the bundled problems to it)"""
+ITEMS: tuple[str, ...] = ("activation", "child", "entry", "finding", "item", "layer", "parameter", "step")
+"""the words a method's list entries are called by (``[[methods]] item``, ``layer 2 · std``), translated once: each
+is the key ``item_<word>``; a module's class name (``Linear``, ``ReLU``) is an identifier, shown as written"""
 
 LEARNER: dict[str, str] = {
     # the report's own words (judge.report.render's text and HTML templates, the site's result pane), said in the
@@ -53,13 +57,46 @@ LEARNER: dict[str, str] = {
     "site_from": "from", "site_code": "code", "site_attempt": "attempt", "site_history_of": "history of {title}",
     "site_no_attempts": "No attempts yet.",
     "site_history_note": "Newest first; each attempt keeps its number ({command}). The CPU time is measured on the sample cases. Attempts judged in the browser link to their report and code; those judged from the command line or a notebook keep their history row only.",
+    # a graded class's overview (index.html, judge grade --lang), beside its sentences in judge.messages
+    "class_results": "class results", "class_shard": "shard {shard}", "class_incomplete_mark": "incomplete",
+    "class_overview": "{students} students · {accepted} accepted ({percent}%) · mean {mean} of {points} points",
+    "class_verdicts": "Verdicts", "class_verdicts_label": "students per verdict",
+    "class_pass_rate": "Pass rate per case", "class_pass_rate_label": "share of students passing each case",
+    "class_pass_rate_note": "Samples first, then hidden cases, in judging order; red below 50%, amber below 80%.",
+    "class_students": "Students", "class_column_student": "student", "class_column_verdict": "verdict",
+    "class_column_passed": "passed", "class_column_points": "points", "class_column_time": "time (s)",
+    "class_column_file": "file", "class_column_report": "report",
+    "class_skipped_heading": "Skipped", "class_column_entry": "entry", "class_column_why": "why",
     # the judge's step a note of its own names (the ``exc`` of judge.judging.session.JudgesNote: a limit's ending,
     # or what the judge was doing), by key step_<its name in snake case>; in English, the name itself
     "step_cpu": "cpu", "step_wall": "wall", "step_memory": "memory", "step_threads": "threads", "step_disk": "disk",
     "step_too_large": "too_large", "step_exit": "exit", "step_late": "late",
     "step_starting_the_judge": "Starting the judge", "step_importing_your_file": "Importing your file",
     "step_building_the_case": "Building the case", "step_reading_your_reply": "Reading your reply",
-    "step_replacedjudgecode": "ReplacedJudgeCode",
+    "step_replacedjudgecode": "ReplacedJudgeCode", "step_notjudgeable": "NotJudgeable",
+    # how a case's inputs are described (each kind's describe, judge.package.kinds): in statements' examples, the
+    # site's Testcase tab and the reports of visible cases; the kinds' own names (Linear, kaiming_normal, weight)
+    # are identifiers and stay as they are
+    "describe_tensor": "tensor {shape}{dtype}, {init}, seed {seed}",
+    "describe_labels": "labels {values}",
+    "describe_labels_drawn": "labels: {n} class indices drawn uniformly from 0..{top}, seed {seed}",
+    "describe_optimizer": "optimizer {config}", "describe_training": "training {config}",
+    "describe_model": "{layout}, seed {seed}{state}",
+    "describe_stale_grad": "; every .grad already holds {init} from an earlier backward pass",
+    "describe_stale_inject": ", with {param}.grad[{index}] = {value} (flat index)",
+    "describe_grad_none": "; .grad is None for {names}",
+    "describe_frozen": "; frozen (requires_grad=False): {names}",
+    "describe_mode": "; in {mode} mode",
+    "describe_backward_correct": "backward correct", "describe_backward_bug": "backward with bug {bug}",
+    "describe_input_detached": "input detached", "describe_output_detached": "output detached",
+    "describe_scaled": "scaled by {scale}", "describe_unused": "unused",
+    "describe_init_values": "values {values}", "describe_init_default": "default", "describe_no_bias": "no bias",
+    # where a difference is (judge.judging.compare.field_in) and what a value of the wrong type is, in a report's
+    # language; in English, the field as compare writes it
+    "field_item": "{item} {n}", "field_length": "length", "field_keys": "keys", "field_result": "result",
+    **{f"item_{word}": word for word in ITEMS},
+    "type_bool": "a bool", "type_string": "a string", "type_list": "a list", "type_dict": "a dict",
+    "type_integer": "an integer", "type_number": "a number", "type_unknown": "an unknown value",
     # tags (TAGS): each said as itself in English
     **{f"tag_{tag.replace('-', '_')}": tag for tag in TAGS},
 }

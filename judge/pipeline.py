@@ -21,7 +21,7 @@ from judge.errors import BadInput, InternalError, JudgeError
 from judge.judging.intake import read_file
 from judge.judging.plan import Asked, Plan
 from judge.judging.pool import WorkerPool
-from judge.judging.session import CaseResult, Session, judge_cases
+from judge.judging.session import UNJUDGEABLE, CaseResult, JudgesNote, Session, judge_cases
 from judge.judging.submission import check_python
 from judge.judging.verdict import Verdict
 from judge.machine import torch_version
@@ -51,19 +51,20 @@ class Submitted:
         return self.label or str(self.path)
 
     @classmethod
-    def read(cls, path: Path, label: str | None = None, beneath: Path | None = None) -> Submitted:
+    def read(cls, path: Path, label: str | None = None, beneath: Path | None = None, lang: str = "en") -> Submitted:
         """The file at ``path`` as untrusted input (no link followed; ``beneath``: the class folder it lies in).
-        One that cannot be read or is not Python is recorded as unjudgeable, not raised (grading and the site
-        judge it a compile error; the command line calls :func:`read_submission` itself to refuse it as bad
-        input). A file refused unread (a link, a FIFO, too big...) has no bytes here, so no report quotes it."""
+        One that cannot be read or is not Python is recorded as unjudgeable, why said in ``lang``, not raised
+        (grading and the site judge it a compile error; the command line calls :func:`read_submission` itself to
+        refuse it as bad input). A file refused unread (a link, a FIFO, too big...) has no bytes here, so no report
+        quotes it."""
         try:
             data = read_file(path, beneath=beneath)
         except BadInput as exc:
-            return cls(path, b"", label, str(exc))
+            return cls(path, b"", label, exc.said_in(lang))
         try:
             return cls(path, check_python(path, data), label)
         except BadInput as exc:
-            return cls(path, data, label, str(exc))
+            return cls(path, data, label, exc.said_in(lang))
 
 
 @dataclass
@@ -118,7 +119,8 @@ class Judge:
         case, exactly as for a file with a syntax error, and no worker is started."""
         plan = self.plan
         session = Session(submitted.data, plan.cases, plan.methods, plan.device, plan.memory_bytes, self.workers.launch)
-        session.failed_start = (Verdict.COMPILE_ERROR, {"exc": "NotJudgeable", "msg": submitted.unjudgeable})
+        session.failed_start = (Verdict.COMPILE_ERROR, JudgesNote(UNJUDGEABLE, "unjudgeable",
+                                                                  {"reason": submitted.unjudgeable}))
         return self._report(submitted, session, self._cases(session), 0.0)
 
     def _cases(self, session: Session, on_case: OnCase | None = None) -> list[CaseResult]:

@@ -222,7 +222,7 @@ def test_every_class_output_is_written_and_parses(hostile):
 def test_the_served_class_view_shows_only_the_code_that_was_judged(hostile):
     """``judge serve --class`` shows each student's file beside their report: only a file read as the grading read
     it, and only while it still has the judged bytes (a link swapped in afterwards shows nothing)."""
-    from judge.serve.app import _judged_code
+    from judge.serve.class_view import _judged_code
 
     folder, out, _ = hostile
     reports = {r["grading"]["student"]: r for r in

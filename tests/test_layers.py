@@ -10,7 +10,8 @@ import pytest
 from tests.support.cli import REPO
 
 LAYERS: list[set[str]] = [
-    {"judge.compat", "judge.errors", "judge.messages", "judge.messages_author", "judge.messages_learner", "judge.machine", "judge.places",
+    {"judge.compat", "judge.errors", "judge.messages", "judge.messages_author", "judge.messages_learner",
+     "judge.messages_machine", "judge.machine", "judge.places",
      "judge.settings"},
     {"judge.package"},
     {"judge.worker"},

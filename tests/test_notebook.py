@@ -107,7 +107,7 @@ def test_a_notebook_judges_its_solution(tmp_path, monkeypatch):
     magic = next(o for o in outputs[3] if o.output_type == "display_data").data
     assert '<strong class="accepted">accepted</strong>' in magic["text/html"]
     assert [o.text for o in outputs[4]] == [
-        "judge: usage: %%judge <problem> [--submit] at the top of a cell that defines class Solution\n"]
+        "judge: usage: %%judge <problem> [--submit] [--lang zh] at the top of a cell that defines class Solution\n"]
     recorded = history.attempts()
     # the %%judge cell defined the class it judged in the kernel: check() judges it, not the wrong one before it
     assert any(o.get("text") == "after the cell: accepted\n" for o in outputs[6])

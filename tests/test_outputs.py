@@ -210,7 +210,7 @@ def test_every_class_output_is_written_parses_and_shows_the_names_as_text(text, 
 @given(texts, names)
 def test_every_site_page_that_shows_a_submission_escapes_it(text, name):
     from judge.practice.history import Attempt
-    from judge.serve.app import TEMPLATES, page_words
+    from judge.serve.pages import TEMPLATES, page_words
 
     def page(template: str, **context: Any) -> Markup:
         return read_html(TEMPLATES.get_template(template).render(token="t", has_class=True, **page_words("en"), **context))
@@ -303,7 +303,7 @@ def test_each_escape_shows_text_as_it_should(escape, text, shown):
 def test_the_editor_gets_the_learners_code_back_exactly():
     """The one place text is not shown visibly: the site's editor, whose text is saved back as the code."""
     from judge.practice.views import NO_ATTEMPTS
-    from judge.serve.app import TEMPLATES, page_words
+    from judge.serve.pages import TEMPLATES, page_words
 
     code = 'print("\\x1b[31m</textarea><script>alert(1)</script>")\f\nx = "\t\u202e"\n'
     page = TEMPLATES.get_template("problem.html.j2").render(

@@ -353,9 +353,13 @@ def test_a_wrong_runs_verdict_diff_and_hint_are_in_view_and_cases_and_splitter_a
         driver.find_element(By.ID, "lang-zh").click()
         assert driver.find_element(By.ID, "run").text == "运行"
         assert driver.find_element(By.ID, "tab-result").text == "测试结果"
+        driver.find_element(By.ID, "tab-testcase").click()  # the sample shown: its title and inputs in 中文 too
+        shown = driver.find_elements(By.CSS_SELECTOR, ".sample")[1].text
+        assert "输入" in shown and "种子" in shown and "seed" not in shown, shown
         driver.save_screenshot(str(shots / "17-labels-zh.png"))
         driver.find_element(By.ID, "lang-en").click()
         assert driver.find_element(By.ID, "run").text == "Run"
+        assert "seed" in driver.find_elements(By.CSS_SELECTOR, ".sample")[1].text
     finally:
         driver.execute_script(f"localStorage.removeItem('judge-split'); localStorage.removeItem('judge-case-{SLUG}')")
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

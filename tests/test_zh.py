@@ -1,12 +1,17 @@
-"""zh complete (issue 32 §6): a learner who reads the judge in Chinese sees no English word of the judge's own.
+"""zh complete (issue 32 §6): a learner who reads the judge in Chinese sees no English word of the judge's own, and
+the problems' own text in Chinese.
 
 Real reports are judged in zh through the site (a wrong answer with a diff, a time limit, a runtime error, an
-accepted submit, a pasted case with judge-only fields, a case without expected values) and through ``judge run
---lang zh`` on the bundled problem (a wrong answer with a diff and a hint); each is rendered as the learner sees it
-(the site's HTML, the terminal's text, Markdown), the learner's own values, code and identifiers (and the
-problem's authored text: titles, hints) are cut out, and what is left may hold no English word but those the zh
-catalogue itself writes (CPU, MiB, torch, ...). The list and history pages, ``judge list`` and ``judge history``
-are read the same way. A catalogue check says every key the zh path uses has a zh entry."""
+accepted submit, a pasted case with judge-only fields, a case without expected values), through ``judge run
+--lang zh`` on the bundled problem (a wrong answer with a diff and a hint) and through ``check(..., lang="zh")``;
+each is rendered as the learner sees it (the site's HTML, the terminal's text, Markdown), the learner's own values,
+code and identifiers are cut out, and what is left may hold no English word but those the zh catalogue itself
+writes (CPU, MiB, torch, ...). The inputs are cut only where they are code (tests/support/zh_words.py). The
+problem's authored text (its title, a case's title, a hint) must be the package's Chinese, which is checked as
+text for every bundled problem: Chinese, and no phrase left in English. The list and history pages, ``judge
+list`` and ``judge history``, the one-line errors of the learner's commands and the site's refusals, and the
+class view of ``judge grade --lang zh`` are read the same way. A catalogue check says every key the zh path uses
+has a zh entry."""
 
 from __future__ import annotations
 
@@ -15,39 +20,42 @@ import html
 import json
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
 from judge import messages
-from judge.messages_learner import TAGS
-from judge.judging.session import IMPORTING
+from judge.grading.discover import discover
+from judge.grading.render import write_outputs
+from judge.grading.store import Store
+from judge.grading.summary import summarise
+from judge.judging.session import IMPORTING, UNJUDGEABLE
 from judge.judging.verdict import ENDINGS, HIDDEN_LIMIT_NOTES, Verdict
-from judge.worker.protocol import REPLACED
-from judge.worker.runner import Ending
+from judge.messages_learner import ITEMS, TAGS
+from judge.package.describe import describe_objects
 from judge.package.problem import available, find_problem
 from judge.package.statement import render_markdown
 from judge.report.render import render
 from judge.serve.app import SITE_LABELS
+from judge.serve.pages import TEMPLATES, page_words
+from judge.serve.security import TOKEN_HEADER
+from judge.worker.protocol import REPLACED
+from judge.worker.runner import Ending
 from tests.support.cli import REFERENCE_SOURCE, REPO, SLUG, judge_env, run_judge
 from tests.support.client import Client, launched
-from tests.support.toy import build_toy, mlp_case
 from tests.support.message_sites import code_sites, template_sites
+from tests.support.toy import build_toy, mlp_case
+from tests.support.zh_words import (WORD, ZH, description_words, english_left, names_in, page_text,
+                                    untranslated)
 
-ZH = messages.translations("zh")
-WORD = re.compile(r"[A-Za-z][A-Za-z_]{2,}")
-QUOTED_OR_FIELD = re.compile(r"""'[^']*'|"[^"]*"|\{[^}]*\}""")
-COMMAND = re.compile(r"'(?:judge |--)[^']*'")
-"""a command to type, quoted in a message ('judge show <problem>'): code, not words"""
-ALLOWED = set(WORD.findall(" ".join(QUOTED_OR_FIELD.sub(" ", text) for text in ZH.values()))) | set(
-    messages.LANGUAGES.values())
-"""English-looking words a zh text may show: those the zh catalogue writes itself outside quoted commands and
-fields (CPU, MiB, torch, PyTorch, ReLU, ...), and the language switch's own names"""
 CASES = {
     "sample/01-small": {**mlp_case("a small ReLU MLP", 10, 8), "translations": {"zh": {"title": "一个小型 ReLU MLP"}}},
     "hidden/01-six": mlp_case("batch of six", 20, 6),
 }
+TOY_TITLES = {"sample/01-small": "一个小型 ReLU MLP"}
 WRONG = REFERENCE_SOURCE.replace("'std': _r(x.std())", "'std': _r(x.std(correction=0))")
 """the population std: a wrong answer with a diff and the hint population-std-activation"""
 SLOW = REFERENCE_SOURCE + "\n\nclass Solution(Solution):\n    def compute_activation_stats(self, model, x):\n" \
@@ -55,25 +63,38 @@ SLOW = REFERENCE_SOURCE + "\n\nclass Solution(Solution):\n    def compute_activa
 CRASH = REFERENCE_SOURCE + "\n\nclass Solution(Solution):\n    def compute_gradient_stats(self, model, x, y):\n" \
                            "        return 1 / 0\n"
 REPORT_TEMPLATES = ("report.txt.j2", "report.md.j2", "report.fragment.html.j2", "report.html.j2", "list.html.j2",
-                    "history.html.j2", "attempt.html.j2", "base.html.j2")
+                    "history.html.j2", "attempt.html.j2", "base.html.j2", "error.html.j2", "student.html.j2",
+                    "class.html.j2")
+LEARNER_CODE = ("judge/cli.py", "judge/command.py", "judge/pipeline.py", "judge/settings.py", "judge/judging/",
+                "judge/package/", "judge/practice/", "judge/report/build.py", "judge/grading/render.py",
+                "judge/grading/discover.py", "judge/worker/forkserver.py", "judge/serve/app.py",
+                "judge/serve/pages.py", "judge/serve/class_view.py", "judge/serve/judging.py",
+                "judge/serve/security.py", "judge/serve/store.py")
+"""the modules whose messages a learner (or a student, in a class view) can meet in the language they chose:
+``judge serve``'s own terminal lines (judge/serve/launch.py, commands.py) have no language to be said in"""
+NO_LANGUAGE = {"help_history", "help_show_code", "help_watch"}
+"""argparse's help texts, English like every option's help"""
 
 
 # -- the catalogue ---------------------------------------------------------------------------------------------
 def zh_path_keys() -> set[str]:
     """Every key a learner reading zh can be shown: the report's templates and builder, the site's pages and
-    result pane, verdicts, modes, tags, list columns, and the judge's notes on limits."""
+    result pane, the class view, verdicts, modes, tags, list columns, the judge's notes on limits, input
+    descriptions, a diff's field words, and every message of the modules a learner's commands run."""
     keys = {k for site in template_sites() if site.where.endswith(REPORT_TEMPLATES) for k in site.keys()}
-    keys |= {k for site in code_sites() if site.where.startswith("judge/report/build.py") for k in site.keys()}
+    keys |= {k for site in code_sites() if site.where.startswith(LEARNER_CODE) for k in site.keys()} - NO_LANGUAGE
     keys |= {"list_summary", "history_cpu_bound", "serve_stopped", "serve_already_judging", "internal"}
     keys |= set(SITE_LABELS) | {f"verdict_{v.value}" for v in Verdict} | {"verdict_not_run", "mode_run", "mode_submit"}
-    keys |= {k for k in messages.CATALOGUE if k.startswith(("tag_", "list_column_", "step_"))}
+    keys |= {k for k in messages.CATALOGUE if k.startswith(
+        ("tag_", "list_column_", "step_", "describe_", "field_", "item_", "type_", "class_"))}
     keys |= {k for rule in ENDINGS.values() for k in (rule.message, rule.at_import)} | set(HIDDEN_LIMIT_NOTES.values())
     return keys
 
 
 def test_every_key_the_zh_path_uses_has_a_zh_entry():
     keys = zh_path_keys()
-    assert len(keys) > 120 and "report_passed" in keys and "tag_rule_engine" in keys
+    assert len(keys) > 300 and {"report_passed", "tag_rule_engine", "file_missing", "case_invalid", "describe_tensor",
+                                "class_overview", "not_python_suffix", "either", "item_layer"} <= keys
     assert sorted(keys - set(ZH)) == []
 
 
@@ -81,21 +102,24 @@ def test_every_step_the_judges_own_notes_name_has_a_key():
     """The ``exc`` of every note in the judge's words (judge.judging.session) is said in the report's language."""
     tree = ast.parse((REPO / "judge" / "judging" / "session.py").read_text(encoding="utf-8"))
     named = {c.args[0].value for c in ast.walk(tree) if isinstance(c, ast.Call) and getattr(c.func, "id", "") ==
-             "_judges_note" and isinstance(c.args[0], ast.Constant)} | {IMPORTING, REPLACED, *(e.value for e in Ending)}
+             "_judges_note" and isinstance(c.args[0], ast.Constant)} | {IMPORTING, REPLACED, UNJUDGEABLE,
+                                                                        *(e.value for e in Ending)}
     keys = {f"step_{re.sub(r'[^a-z]+', '_', name.lower())}" for name in named}
-    assert len(named) >= 13 and sorted(keys - set(messages.CATALOGUE)) == []
+    assert len(named) >= 14 and sorted(keys - set(messages.CATALOGUE)) == []
 
 
-def test_every_bundled_tag_is_in_the_one_translated_vocabulary():
-    tags = {t for slug in available() for t in find_problem(slug).meta.get("tags", [])}
-    assert sorted(tags - set(TAGS)) == []
+def test_every_bundled_tag_and_item_word_is_in_the_one_translated_vocabulary():
+    problems = [find_problem(slug) for slug in available()]
+    assert sorted({t for p in problems for t in p.meta.get("tags", [])} - set(TAGS)) == []
+    words = {m.get("item", "item") for p in problems for m in p.methods}
+    assert sorted(w for w in words - set(ITEMS) if w.islower()) == []  # the others: class names (Linear, ReLU)
     assert messages.tag_in("zh", "rule-engine") == "规则引擎" and messages.tag_in("en", "rule-engine") == "rule-engine"
     assert messages.tag_in("zh", "not-in-the-vocabulary") == "not-in-the-vocabulary"  # a package's own: as written
 
 
-def test_the_zh_statement_shows_the_tags_in_chinese():
+def test_the_zh_statement_shows_the_title_and_tags_in_chinese():
     text = render_markdown(find_problem(SLUG), "zh")
-    assert "规则引擎" in text and "rule-engine" not in text
+    assert text.startswith("# 训练诊断\n") and "规则引擎" in text and "rule-engine" not in text
     assert "rule-engine" in render_markdown(find_problem(SLUG), "en")
 
 
@@ -110,51 +134,84 @@ def test_a_stored_reports_language_is_one_the_judge_speaks_or_english():
     assert messages.say_in("zh", "verdict_wrong_answer") in chinese and "a number passes" not in chinese
 
 
+# -- the problems' own text ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("slug", available())
+def test_every_bundled_problem_has_its_title_hints_and_sample_titles_in_chinese(slug):
+    """What a zh learner reads of a package: its title, each hint (problem.toml's [translations.zh]) and each sample's
+    title (its case file's translations); the English text itself fails the same check."""
+    problem = find_problem(slug)
+    chinese = problem.translation("zh")
+    shown = [(problem.title, chinese.get("title"))]
+    shown += [(text, chinese.get("hints", {}).get(pitfall)) for pitfall, text in problem.hints.items()]
+    shown += [(case.title, case.titles.get("zh")) for case in problem.samples]
+    assert len(shown) >= 5 and {english: untranslated(english, said) for english, said in shown if
+                                untranslated(english, said)} == {}
+    assert all(untranslated(english, english) for english, _ in shown)
+    assert problem.hints_in("zh") == chinese["hints"] and problem.title_in("zh") == chinese["title"]
+
+
+@pytest.mark.parametrize("slug", available())
+def test_every_sample_of_every_bundled_problem_is_described_in_chinese(slug):
+    """A sample's inputs, as the statement's examples, the site's Testcase tab and a report show them: in zh no English
+    word once the code (module and scheme names, numbers, the case's own names) is cut; in English, the check sees
+    the English."""
+    problem = find_problem(slug)
+    for case in problem.samples:
+        names = names_in(case.objects)
+        assert {line: description_words(line, names) for line in describe_objects(case, "zh")
+                if description_words(line, names)} == {}
+        english = [w for line in describe_objects(case, "en") for w in description_words(line, names)]
+        assert bool(english) == bool(case.objects), case.id
+
+
 # -- what is left of a page once the learner's own values are cut out --------------------------------------------
 def _learner_values(report: dict[str, Any]) -> Iterator[str]:
-    """The report's values that are the learner's (code, values, errors of their code, names of methods and
-    fields), the problem's (slug, title, case ids, hints) or the machine's (version, device, security level)."""
-    yield from (report["problem"]["slug"], report["problem"]["title"], report["submission"]["path"])
+    """The report's values that are the learner's (code, values, errors of their code, names of methods and of
+    their values' keys), the problem's identifiers (slug, case ids, pitfall ids, the inputs) or the
+    machine's (version, device, security level)."""
+    yield from (report["problem"]["slug"], report["submission"]["path"])
     judge = report["judge"]
     yield from (judge["version"], judge["torch"], judge["device"], judge["comparison_rule"],
                 judge["security_level"], judge["security_level"].split(" ", 1)[0], *judge["expected_device"])
     for test in report["tests"]:
         x = test["extra_data"]
-        yield from (x["case"], x.get("title") or "", *(x.get("inputs") or []))
+        yield from (x["case"], *(x.get("inputs") or []))  # their words: checked apart (_report_left)
         if x.get("not_run"):
             yield x["not_run"]["method"]
         for call in x["calls"]:
-            yield call["method"]
-            yield from (call.get("failed_field") or "", call.get("stdout") or "")
-            for d in call.get("differences") or []:
-                yield d["field"]
+            yield from (call["method"], call.get("stdout") or "")
             for value in (call.get("got"), call.get("expected")):
                 if value is not None:
                     yield from WORD.findall(json.dumps(value))  # the dicts' keys: mean, std, dead_fraction
-            for h in call.get("hints") or []:
-                yield from (h["pitfall"], h["text"])
+            yield from (h["pitfall"] for h in call.get("hints") or [])
             error = call.get("error") or {}
             if (error.get("exc") or "").isascii():  # the learner's exception; a judge's note names its step in zh
                 yield from (error.get("exc") or "", error.get("msg") or "", error.get("trace") or "")
 
 
-def english_left(shown: str, cut: list[str]) -> list[str]:
-    """The English words of ``shown`` once every string of ``cut`` is removed (longest first), runs of white space
-    counted as one (the text report wraps and indents hints and tracebacks)."""
-    shown = " ".join(COMMAND.sub(" ", shown).split())
-    for value in sorted({" ".join(c.split()) for c in cut if c.strip()}, key=len, reverse=True):
-        shown = shown.replace(value, " ")
-    return sorted({w for w in WORD.findall(shown) if w not in ALLOWED})
+def _authored(report: dict[str, Any], titles: dict[str, str]) -> Iterator[str]:
+    """The problem's text the report shows, each checked to be the package's Chinese (which the tests above hold to
+    be Chinese): its title, the case titles ``titles`` names, and every hint."""
+    problem = find_problem(report["problem"]["slug"])
+    assert report["problem"]["title"] == problem.title_in("zh") != problem.title
+    yield report["problem"]["title"]
+    for test in report["tests"]:
+        x = test["extra_data"]
+        if x.get("title"):
+            assert x["title"] == titles[x["case"]], x["case"]
+            yield x["title"]
+        for hint in (h for call in x["calls"] for h in call.get("hints") or []):
+            assert hint["text"] == problem.hints_in("zh")[hint["pitfall"]] != problem.hints[hint["pitfall"]]
+            yield hint["text"]
 
 
-def page_text(page: str) -> str:
-    """What a browser shows of an HTML page or fragment: no styles, scripts, tags or attributes."""
-    page = re.sub(r"<(style|script)\b.*?</\1>", " ", page, flags=re.S)
-    return html.unescape(re.sub(r"<[^>]+>", " ", page))
-
-
-def _report_left(report: dict[str, Any], shown: str, code: str) -> list[str]:
-    return english_left(shown, [*_learner_values(report), *code.splitlines(), "torch-diagnostics-judge"])
+def _report_left(report: dict[str, Any], shown: str, code: str, titles: dict[str, str]) -> list[str]:
+    """The English words of ``shown`` but the learner's values and the checked authored text, and those of the
+    inputs' descriptions once their code is cut."""
+    cut = [*_learner_values(report), *_authored(report, titles), *code.splitlines(), "torch-diagnostics-judge"]
+    objects = [line for test in report["tests"] for line in test["extra_data"].get("inputs") or []
+               if re.match(r"\w+ = ", line)]  # the rest are the calls: code
+    return english_left(shown, cut) + [w for line in objects for w in description_words(line)]
 
 
 # -- the site --------------------------------------------------------------------------------------------------
@@ -187,45 +244,84 @@ def test_a_report_judged_in_zh_shows_no_english_word_of_the_judges(site, mode, c
     assert report["verdict"] == verdict
     for shown in (page_text(done["html"]), render(report, "text"), render(report, "markdown")):
         assert messages.say_in("zh", f"verdict_{verdict}") in shown
-        assert _report_left(report, shown, code) == [], shown
+        assert _report_left(report, shown, code, TOY_TITLES) == [], shown
+    assert "训练诊断" in page_text(done["html"])  # the problem's title, in the package's Chinese
     text = render(report, "text")
-    if verdict == "wrong_answer":  # the diff's columns are there, in zh (the hint: the command line's test)
+    if verdict == "wrong_answer":  # the diff's columns and its fields are there, in zh (the hint: the command line's)
         assert all(messages.say_in("zh", k) in text for k in ("report_field", "report_tolerance"))
-        assert "一个小型 ReLU MLP" in text  # the case's own title, in the case file's zh translation
+        assert "一个小型 ReLU MLP" in text and "层 1 · std" in text and "张量 8×5，normal，种子 11" in text
     if verdict == "time_limit_exceeded":  # the limit notes, the sample's exact and the hidden case's bare
         assert "秒 CPU 时间后被停止" in text and "超出了时间限制" in text
 
 
 def test_custom_input_in_zh_says_its_notes_and_nothing_to_compare_in_zh(site, root):
     pasted = next((root / "problems" / SLUG / "cases" / "sample").glob("*.json")).read_text()
+    raw = json.loads(pasted)
+    own = {"custom/input": raw["title"]}  # the pasted case's title is the learner's own (its translations ignored)
     done = _judged(site, "run", REFERENCE_SOURCE, case=pasted)
     assert done["verdict"] == "accepted" and "只有评测程序使用它们" in done["html"]
-    raw = json.loads(pasted)
     fields = "\n".join(raw)  # the pasted case's own field names (build_sha256, translations), which the note names
-    assert _report_left(done["report"], page_text(done["html"]), REFERENCE_SOURCE + fields) == []
+    assert _report_left(done["report"], page_text(done["html"]), REFERENCE_SOURCE + fields, own) == []
     done = _judged(site, "run", REFERENCE_SOURCE, case=json.dumps({"objects": raw["objects"], "calls": raw["calls"]}))
     report = done["report"]
     assert done["verdict"] == "ran" and "没有可比较的内容" in report["output"]
     for shown in (page_text(done["html"]), render(report, "text")):
         assert messages.say_in("zh", "report_outputs") in shown
-        assert _report_left(report, shown, REFERENCE_SOURCE) == [], shown
+        assert _report_left(report, shown, REFERENCE_SOURCE, {"custom/input": "input"}) == [], shown  # untitled:
+        # the case is called by its file's name, as its id
 
 
 def test_the_list_and_history_pages_in_zh_show_no_english_word_of_the_judges(site):
     _judged(site, "run", WRONG)
     problems = [find_problem(slug) for slug in available()]
-    names = [value for p in problems for value in (p.slug, p.title)] + ["torch-diagnostics-judge"]
+    titles = [p.title_in("zh") for p in problems]
+    assert not [t for p, t in zip(problems, titles) if untranslated(p.title, t)]
+    names = [p.slug for p in problems] + titles + ["torch-diagnostics-judge"]
     listing = site.request("GET", "/?lang=zh")[1].decode()
     assert "规则引擎" in listing and ">rule-engine<" not in listing and '<html lang="zh">' in listing
+    assert "训练诊断" in listing and "Training Diagnostics" not in listing
     assert english_left(page_text(listing), names) == []
     history = site.request("GET", f"/problems/{SLUG}/history?lang=zh")[1].decode()
-    assert "答案错误" in history
+    assert "答案错误" in history and "训练诊断" in history
     hashes = re.findall(r"<code>([0-9a-f]{10})</code>", history)  # each attempt's code, by its hash
     sources = re.findall(r"<td>([^<]*)</td><td><code>", history)  # where each came from: browser, a file's path
     assert "browser" in sources
     assert english_left(page_text(history), [*names, *hashes, *sources, f"judge history {SLUG} --show N"]) == []
     english = site.request("GET", "/")[1].decode()  # without ?lang=, as before: English
-    assert ">rule-engine<" in english and "Problems" in english
+    assert ">rule-engine<" in english and "Problems" in english and "Training Diagnostics" in english
+
+
+def test_the_problem_pages_testcase_tab_has_each_samples_title_and_inputs_in_each_language(site):
+    page = site.request("GET", f"/problems/{SLUG}?lang=zh")[1].decode()
+    shown = dict(re.findall(r'<div class="in-lang" lang="(\w+)"(?: hidden)?>(.*?)</div>', page, flags=re.S))
+    assert set(shown) == {"en", "zh"}
+    assert "a small ReLU MLP" in shown["en"] and "seed 11" in shown["en"]
+    assert "一个小型 ReLU MLP" in shown["zh"] and "种子 11" in shown["zh"]  # the case's title: checked as authored text
+    lines = [html.unescape(line) for line in re.findall(r"<li><code>(.*?)</code></li>", shown["zh"])]
+    objects = [line for line in lines if re.match(r"\w+ = ", line)]  # the rest are the calls: code
+    assert len(objects) == 3 and [w for line in objects for w in description_words(line)] == []
+    rest = re.sub(r"<li><code>.*?</code></li>|<code>.*?</code>", " ", shown["zh"])
+    assert english_left(page_text(rest), ["一个小型 ReLU MLP"]) == [] and "输入" in rest
+
+
+def test_the_sites_refusals_and_error_page_are_said_in_the_pages_language(site):
+    status, body = site.request("GET", "/problems/no-such-problem?lang=zh")
+    text = page_text(body.decode())
+    assert status == 404 and "页面不存在" in text and "未知的题目" in text
+    assert english_left(text, ["no-such-problem", "torch-diagnostics-judge"]) == [], text
+    sent = {"code": REFERENCE_SOURCE, "case": "{not json", "lang": "zh"}
+    status, body = site.request("POST", f"/api/problems/{SLUG}/custom?lang=zh", sent)
+    error = json.loads(body)["error"]
+    try:
+        json.loads(sent["case"])
+    except ValueError as exc:
+        reason = exc.msg  # the JSON reader's own words, as a file system's are
+    assert status == 400 and error.startswith("自定义输入 不是有效的 JSON")
+    assert english_left(error, [reason]) == [], error
+    status, body = site.request("GET", "/?lang=zh", headers={TOKEN_HEADER: None, "cookie": None})
+    refused = json.loads(body)["error"]
+    assert status == 403 and english_left(refused, []) == [] and "密钥" in refused, refused
+    assert "key" in json.loads(site.request("GET", "/", headers={TOKEN_HEADER: None, "cookie": None})[1])["error"]
 
 
 def test_a_language_the_site_does_not_show_is_a_400_in_one_line(site):
@@ -235,7 +331,7 @@ def test_a_language_the_site_does_not_show_is_a_400_in_one_line(site):
         assert status == 400 and "\n" not in error and "en, zh" in error
 
 
-# -- the command line ------------------------------------------------------------------------------------------
+# -- the command line and the notebook ---------------------------------------------------------------------------
 def test_judge_run_list_and_history_with_lang_zh_show_no_english_word_of_the_judges(root, tmp_path):
     """On the bundled problem, whose sample cases hold the known mistakes: a wrong answer's diff and hint; then the
     problem list and the attempt history."""
@@ -246,14 +342,112 @@ def test_judge_run_list_and_history_with_lang_zh_show_no_english_word_of_the_jud
     assert judged.returncode == 1 and report["lang"] == "zh" and report["verdict"] == "wrong_answer", judged.stderr
     assert any(h["pitfall"] == "population-std-activation" for t in report["tests"]
                for c in t["extra_data"]["calls"] for h in c.get("hints", []))
+    titles = {case.id: case.titles["zh"] for case in find_problem(SLUG).samples}
     for shown in (render(report, "text"), page_text(render(report, "html"))):
         assert messages.say_in("zh", "report_hint") in shown or messages.say_in("zh", "site_hint") in shown
-        assert _report_left(report, shown, WRONG) == [], shown
+        assert "贝塞尔校正" in shown  # the hint, in the package's Chinese
+        assert _report_left(report, shown, WRONG, titles) == [], shown
     listing = run_judge(["list", "--lang", "zh", "--no-color"], root).stdout
     problems = [find_problem(slug) for slug in available()]
-    assert "规则引擎" in listing
-    assert english_left(listing, [v for p in problems for v in (p.slug, p.title)]) == [], listing
+    assert "规则引擎" in listing and "训练诊断" in listing
+    assert english_left(listing, [v for p in problems for v in (p.slug, p.title_in("zh"))]) == [], listing
     history = run_judge(["history", SLUG, "--lang", "zh", "--no-color"]).stdout
     assert "答案错误" in history and "运行" in history
     kept = [*re.findall(r"保存在 (\S+)", history), *re.findall(r"\b[0-9a-f]{10}\b", history)]
     assert english_left(history, kept) == [], history
+
+
+def test_the_one_line_errors_of_the_learners_commands_are_said_in_zh(tmp_path):
+    """Each bad input a learner's command refuses: one line, in Chinese but for the paths, slugs and commands it
+    names (and the JSON reader's own words)."""
+    solution = tmp_path / f"{SLUG}.py"
+    solution.write_text(REFERENCE_SOURCE)
+    (tmp_path / "solution.txt").write_text(REFERENCE_SOURCE)
+    (tmp_path / "broken.json").write_text("{not json")
+    (tmp_path / "deep.json").write_text("[" * 40 + "]" * 40)
+    tries = {
+        "unknown_problem": ["run", "no-such-problem"], "unknown_problem_close": ["show", "training-diagnostic"],
+        "file_missing": ["run", SLUG, "missing.py"], "file_is_dir": ["submit", SLUG, str(tmp_path)],
+        "file_not_python": ["run", SLUG, "solution.txt"],
+        "case_not_json": ["run", SLUG, solution.name, "--case", "broken.json"],
+        "case_too_deep": ["run", SLUG, solution.name, "--case", "deep.json"],
+        "start_exists": ["start", SLUG, solution.name], "start_not_python": ["start", SLUG, "mine.txt"],
+        "history_no_attempt": ["history", SLUG, "--show", "999"], "history_which_problem": ["history", "--show", "1"],
+    }
+    reason = "Expecting property name enclosed in double quotes"  # json's own words for broken.json
+    for key, args in tries.items():
+        done = run_judge([*args, "--lang", "zh"], cwd=tmp_path)
+        line = done.stderr
+        assert done.returncode == 2 and line.startswith("judge: ") and line.count("\n") == 1, (key, line)
+        assert max(re.split(r"\{[^}]*\}", ZH[key]), key=len).strip() in line, (key, line)
+        assert english_left(line, [str(tmp_path), *available(), *args, reason]) == [], (key, line)
+
+
+def test_check_in_a_notebook_judges_and_refuses_in_the_language_asked(tmp_path):
+    """``check(slug, Solution, lang="zh")``: its report in Chinese, hint included, and the error it raises on bad input
+    too; a language the judge does not speak is refused."""
+    script = (f"import json\nfrom judge import check\nfrom judge.errors import BadInput\n"
+              f"result = check({SLUG!r}, {WRONG!r}, lang='zh')\nprint('REPORT', json.dumps(result.report))\n"
+              f"for solution, lang in ((42, 'zh'), ({REFERENCE_SOURCE!r}, 'fr')):\n"
+              f"    try:\n        check({SLUG!r}, solution, lang=lang)\n"
+              f"    except BadInput as exc:\n        print('ERROR', exc)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    shown, rest = done.stdout.split("\nREPORT ", 1)
+    report, *errors = rest.splitlines()
+    report = json.loads(report.removeprefix("REPORT "))
+    titles = {case.id: case.titles["zh"] for case in find_problem(SLUG).samples}
+    assert report["lang"] == "zh" and report["verdict"] == "wrong_answer" and "贝塞尔校正" in shown, done.stderr
+    assert _report_left(report, shown, WRONG, titles) == [], shown
+    assert errors[0] == "ERROR " + messages.say_in("zh", "check_not_a_class", kind=messages.Said(
+        "object_of_type", name="int")) and "int 类型的对象" in errors[0]
+    assert errors[1] == "ERROR lang must be one of en, zh, not 'fr'"
+
+
+# -- the class view of judge grade --lang zh ---------------------------------------------------------------------
+def test_judge_grade_in_zh_writes_the_class_view_and_the_students_reports_in_chinese(root, tmp_path):
+    """A class of three (the reference, a wrong answer, a folder with no .py file) and an entry that is no submission,
+    graded in zh: the overview, the gradebook's feedback and each student's report, with no English word of the
+    judge's; the student page of ``judge serve --class`` is said in the page's language."""
+    folder = tmp_path / "class"
+    (folder / "bo").mkdir(parents=True)
+    (folder / "al.py").write_text(REFERENCE_SOURCE)
+    (folder / "cy.py").write_text(WRONG)
+    (folder / "bo" / "notes.txt").write_text("no code")
+    (folder / "readme.md").write_text("not a submission")
+    out = tmp_path / "out"
+    done = run_judge(["grade", SLUG, str(folder), "--out", str(out), "--lang", "zh", "--jobs", "1",
+                      "--allow-weak-sandbox"], root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    cases = [c["case"] for c in summary["cases"]]
+    cut = ["al", "bo", "cy", "al.py", "cy.py", "notes.txt", "readme.md", *cases, "--every-entry",
+           "'judge grade --every-entry'", "solution.py", "--points"]
+    index = page_text((out / "index.html").read_text(encoding="utf-8"))
+    assert "训练诊断" in index and "各用例通过率" in index and "答案错误" in index
+    assert english_left(index, cut) == [], index
+    assert "答案错误（通过用例" in (out / "gradebook.csv").read_text(encoding="utf-8")
+    for student in ("al", "bo", "cy"):
+        report = json.loads((out / "students" / student / "results.json").read_text(encoding="utf-8"))
+        shown = page_text((out / "students" / student / "report.html").read_text(encoding="utf-8"))
+        assert report["lang"] == "zh"
+        code = (folder / f"{student}.py").read_text() if student != "bo" else "notes.txt\nsolution.py"  # file names
+        assert _report_left(report, shown, code, TOY_TITLES) == [], shown
+    page = TEMPLATES.get_template("student.html.j2").render(
+        token="", has_class=True, **page_words("zh"), student="bo", report="", code=None, verdict="compile_error",
+        source="bo")
+    assert "学生 bo" in page and english_left(page_text(page), ["bo", "torch-diagnostics-judge"]) == []
+
+
+def test_a_class_overview_in_english_is_as_it_was_and_each_language_names_its_reasons(tmp_path):
+    (tmp_path / "class" / ".hidden").mkdir(parents=True)
+    (tmp_path / "class" / "notes.txt").write_text("")
+    (tmp_path / "class" / "al.py").write_text(REFERENCE_SOURCE)
+    reasons = {lang: {s.entry: s.reason for s in discover(tmp_path / "class", SLUG, lang=lang).skipped}
+               for lang in ("en", "zh")}
+    assert reasons["en"][".hidden"] == messages.say("grade_skip_hidden") and "隐藏" in reasons["zh"][".hidden"]
+    golden = json.loads((REPO / "tests" / "golden" / "wrong_answer.json").read_text(encoding="utf-8"))
+    golden["grading"] = {"student": "al", "source": "al.py", "judge_key": "k", "run": "r"}
+    Store(tmp_path / "out").save(golden)
+    summary = summarise(SLUG, "Training Diagnostics", None, [golden])
+    index = page_text(write_outputs(tmp_path / "out", summary, [golden]).read_text(encoding="utf-8"))
+    assert "1 students · 0 accepted (0%)" in index and "Pass rate per case" in index and "wrong_answer" in index

@@ -37,7 +37,7 @@ def _figures(args: argparse.Namespace) -> Figures:
 
     if args.points is not None and not args.points > 0:
         raise BadInput("bad_points", value=args.points)
-    return Figures(args.points, args.exact_figures, args.csv_bom)
+    return Figures(args.points, args.exact_figures, args.csv_bom, args.lang)
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
@@ -106,6 +106,9 @@ def add_commands(sub: Any) -> None:
                        help="start summary.csv with a UTF-8 byte order mark, so that Excel reads non-ASCII names")
         p.add_argument("--points", type=float,
                        help="what the problem is worth, shared by its hidden cases (default: one per hidden case)")
+        p.add_argument("--lang", choices=tuple(messages.LANGUAGES), default="en",
+                       help="the language of the class overview and the gradebook's feedback, and of the students' "
+                            "reports judged by this run (default: en)")
         p.add_argument("--exact-figures", action="store_true",
                        help="instructor: hidden cases' CPU time and memory exact in every file written (each "
                             "report.html too); students' results.json stay coarse. Not for students' eyes")

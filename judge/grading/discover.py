@@ -84,14 +84,14 @@ def _hidden(name: str) -> bool:
     return name.startswith((".", "__"))
 
 
-def _not_a_submission(entry: Path, every_entry: bool) -> str | None:
+def _not_a_submission(entry: Path, every_entry: bool, lang: str) -> str | None:
     """Why ``entry`` is not a submission, else None. A link named ``.py`` or to a folder is one, refused unread
     when it is judged, so the student it names gets a verdict saying why."""
     if _hidden(entry.name):
-        return messages.say("grade_skip_hidden")
+        return messages.say_in(lang, "grade_skip_hidden")
     looks_like_one = entry.suffix == ".py" or _is_folder(entry) or entry.is_symlink() and entry.is_dir()
     if not every_entry and not looks_like_one:
-        return messages.say("grade_skip_not_python")
+        return messages.say_in(lang, "grade_skip_not_python")
     return None
 
 
@@ -109,9 +109,9 @@ def _names(folder: Path, paths: list[Path]) -> str:
     return ", ".join(str(p.relative_to(folder)) for p in paths[:5]) + (", …" if len(paths) > 5 else "")
 
 
-def in_folder(folder: Path, slug: str) -> Submission:
+def in_folder(folder: Path, slug: str, lang: str = "en") -> Submission:
     """The submission in a student's folder: its only ``.py`` file, else the one named ``solution.py`` or ``<slug>.py``
-    nearest the top; else a submission naming why there is none (its path is the folder)."""
+    nearest the top; else a submission naming why there is none, in ``lang`` (its path is the folder)."""
     candidates = sorted(_walk(folder), key=lambda p: (len(p.relative_to(folder).parts), str(p)))
     if len(candidates) == 1:
         return Submission(folder.name, candidates[0])
@@ -121,11 +121,11 @@ def in_folder(folder: Path, slug: str) -> Submission:
     if not candidates:
         others = sorted(_walk(folder, python=False), key=lambda p: (len(p.relative_to(folder).parts), str(p)))
         if others:  # solution.txt, solution.PY: say what was found, so the student sees what to rename
-            return Submission(folder.name, folder, messages.say("grade_no_python_file_found",
-                                                                names=_names(folder, others)))
-        return Submission(folder.name, folder, messages.say("grade_no_python_file"))
-    return Submission(folder.name, folder, messages.say("grade_several_python_files", count=len(candidates),
-                                                        names=_names(folder, candidates)))
+            return Submission(folder.name, folder, messages.say_in(lang, "grade_no_python_file_found",
+                                                                   names=_names(folder, others)))
+        return Submission(folder.name, folder, messages.say_in(lang, "grade_no_python_file"))
+    return Submission(folder.name, folder, messages.say_in(lang, "grade_several_python_files", count=len(candidates),
+                                                           names=_names(folder, candidates)))
 
 
 def _is_folder(entry: Path) -> bool:
@@ -136,9 +136,9 @@ def _is_folder(entry: Path) -> bool:
         return False
 
 
-def discover(root: Path, slug: str, skip: Path | None = None, every_entry: bool = False) -> Found:
-    """Every submission in ``root`` and every entry that is not one; ``skip`` is neither (the output folder, when
-    an instructor puts it inside the submissions folder)."""
+def discover(root: Path, slug: str, skip: Path | None = None, every_entry: bool = False, lang: str = "en") -> Found:
+    """Every submission in ``root`` and every entry that is not one, with why in ``lang``; ``skip`` is neither (the
+    output folder, when an instructor puts it inside the submissions folder)."""
     if not root.exists():
         raise BadInput("submissions_missing", path=root)
     if not root.is_dir():
@@ -148,12 +148,12 @@ def discover(root: Path, slug: str, skip: Path | None = None, every_entry: bool 
     for entry in sorted(root.iterdir()):
         if skip is not None and _is_folder(entry) and entry.resolve() == skip.resolve():
             continue
-        reason = _not_a_submission(entry, every_entry)
+        reason = _not_a_submission(entry, every_entry, lang)
         if reason is not None:
             skipped.append(Skipped(entry.name, reason))
             continue
         if _is_folder(entry):
-            submission = in_folder(entry, slug)
+            submission = in_folder(entry, slug, lang)
         else:
             submission = Submission(entry.stem if entry.suffix == ".py" else entry.name, entry)
         if submission.student in found:
@@ -165,9 +165,9 @@ def discover(root: Path, slug: str, skip: Path | None = None, every_entry: bool 
     return Found(sorted(found.values(), key=lambda s: s.student), skipped)
 
 
-def load(submission: Submission, root: Path | None = None) -> Loaded:
+def load(submission: Submission, root: Path | None = None, lang: str = "en") -> Loaded:
     """Read a submission as untrusted input (nothing below the class folder ``root`` followed if it is a link),
-    recording (never raising) why it cannot be judged."""
+    recording (never raising) why it cannot be judged, in ``lang``."""
     if submission.unjudgeable:
         return Loaded(submission, Submitted(submission.path, b"", unjudgeable=submission.unjudgeable))
-    return Loaded(submission, Submitted.read(submission.path, beneath=root))
+    return Loaded(submission, Submitted.read(submission.path, beneath=root, lang=lang))

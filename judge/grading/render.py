@@ -29,7 +29,8 @@ from judge.grading.store import EXACT, RESULTS, STUDENTS, atomic_write
 from judge.grading.summary import ClassSummary, Row
 from judge.judging.verdict import Severity, look
 from judge.report.escape import csv_cell, displayable
-from judge.report.render import environment, render
+from judge.report.build import verdict_name
+from judge.report.render import environment, render, words
 
 STUDENT_HTML = "report.html"
 CSV_COLUMNS = ("student", "verdict", "points", "max_points", "percent", "passed", "total", "time_s", "source")
@@ -75,10 +76,10 @@ def _answered(row: Row) -> bool:
     return found is not None and found.severity is not Severity.JUDGE_FAULT
 
 
-def gradebook_csv(summary: ClassSummary) -> str:
-    """Moodle's grade import: one row per student with an answer (see above)."""
-    rows = [[row.student, row.percent, row.points,
-             messages.say("gradebook_feedback", verdict=row.verdict, passed=row.passed, total=row.total)]
+def gradebook_csv(summary: ClassSummary, lang: str = "en") -> str:
+    """Moodle's grade import: one row per student with an answer (see above), its feedback in ``lang``."""
+    rows = [[row.student, row.percent, row.points, messages.say_in(
+                lang, "gradebook_feedback", verdict=verdict_name(lang, row.verdict), passed=row.passed, total=row.total)]
             for row in summary.rows if _answered(row)]
     return _csv(list(GRADEBOOK_COLUMNS), rows)
 
@@ -91,19 +92,22 @@ def _previous_exact(out: Path) -> bool | None:
         return None
 
 
-def write_outputs(out: Path, summary: ClassSummary, reports: list[dict[str, Any]], csv_bom: bool = False) -> Path:
-    """Write every derived file from ``reports`` (exact ones where ``summary.exact``); returns the overview's path."""
+def write_outputs(out: Path, summary: ClassSummary, reports: list[dict[str, Any]], csv_bom: bool = False,
+                  lang: str = "en") -> Path:
+    """Write every derived file from ``reports`` (exact ones where ``summary.exact``), the overview and the
+    gradebook's feedback in ``lang`` (each student's report in its own); returns the overview's path."""
     again = _previous_exact(out) is not summary.exact
     for report in reports:
         _student_html(out, report, again)
     reports = sorted(reports, key=lambda r: r["grading"]["student"])
     atomic_write(out / "summary.csv", summary_csv(summary, csv_bom), durable=False)
-    atomic_write(out / "gradebook.csv", gradebook_csv(summary), durable=False)
+    atomic_write(out / "gradebook.csv", gradebook_csv(summary, lang), durable=False)
     atomic_write(out / "summary.json", json.dumps(summary.as_json(), indent=1) + "\n", durable=False)
     junit = environment("xml").get_template("class.junit.xml.j2")
     atomic_write(out / "junit.xml", junit.render(s=summary, reports=[displayable(r) for r in reports]),
                  durable=False)
     index = out / "index.html"
     page = environment("html").get_template("class.html.j2")
-    atomic_write(index, page.render(s=summary, students=STUDENTS, report=STUDENT_HTML), durable=False)
+    atomic_write(index, page.render(s=summary, students=STUDENTS, report=STUDENT_HTML, lang=lang, **words(lang, "html")),
+                 durable=False)
     return index

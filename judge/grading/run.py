@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import uuid
 from dataclasses import dataclass
@@ -61,6 +62,9 @@ class Figures:
     exact: bool = False
     """hidden cases' figures exact in every file this run writes: for instructors only (``--exact-figures``)"""
     csv_bom: bool = False
+    lang: str = "en"
+    """the language of the overview and the gradebook's feedback, and of the reports this run judges
+    (``--lang``; a stored result judged in another language is judged again)"""
 
 
 def _shown(store: Store, reports: list[dict[str, Any]], exact: bool) -> list[dict[str, Any]]:
@@ -71,9 +75,10 @@ def _shown(store: Store, reports: list[dict[str, Any]], exact: bool) -> list[dic
 def _write(out: Path, store: Store, problem: Problem | _Named, shard: Shard | None, reports: list[dict[str, Any]],
            figures: Figures, skipped: list[Skipped], missing: int = 0) -> tuple[ClassSummary, Path]:
     shown = _shown(store, reports, figures.exact)
-    summary = summarise(problem.slug, problem.title, str(shard) if shard else None, shown, missing,
+    title = problem.title_in(figures.lang) if isinstance(problem, Problem) else problem.title
+    summary = summarise(problem.slug, title, str(shard) if shard else None, shown, missing,
                         points=figures.points, skipped=skipped, exact=figures.exact)
-    return summary, write_outputs(out, summary, shown, figures.csv_bom)
+    return summary, write_outputs(out, summary, shown, figures.csv_bom, figures.lang)
 
 
 def grade_folder(problem: Problem, submissions: Path, out: Path, *, jobs: int, device: str, shard: Shard | None,
@@ -81,12 +86,12 @@ def grade_folder(problem: Problem, submissions: Path, out: Path, *, jobs: int, d
                  every_entry: bool = False) -> Graded:
     started = time.monotonic()
     check_confinement(device, allow_weak)
-    discovered = discover(submissions, problem.slug, skip=out, every_entry=every_entry)
+    discovered = discover(submissions, problem.slug, skip=out, every_entry=every_entry, lang=figures.lang)
     found = [s for s in discovered.submissions if shard is None or shard.holds(s.student)]
     store = Store(out)
     plan = make_plan(problem, "submit", device)
-    key, run = judge_key(plan), uuid.uuid4().hex[:12]
-    loaded = [load(s, submissions) for s in found]
+    key, run = judge_key(plan, figures.lang), uuid.uuid4().hex[:12]
+    loaded = [load(s, submissions, figures.lang) for s in found]
     todo = [item for item in loaded if store.current(item, key) is None]
 
     def save(item: Loaded, report: dict[str, Any]) -> None:  # judged exactly: the learner's copy is coarsened
@@ -94,7 +99,7 @@ def grade_folder(problem: Problem, submissions: Path, out: Path, *, jobs: int, d
         store.save(coarsened(exact), exact)
 
     try:
-        run_slots(plan, todo, jobs, save, progress)
+        run_slots(plan, todo, jobs, save, progress, figures.lang)
     except KeyboardInterrupt:
         reports = [r for item in loaded if (r := store.current(item, key)) is not None]
         _write(out, store, problem, shard, reports, figures, discovered.skipped,
@@ -173,7 +178,7 @@ def merge_folders(folders: list[Path], out: Path, figures: Figures = Figures()) 
     """One class summary from the outputs of several ``judge grade`` runs (shards, or separate groups)."""
     parts = [(folder, _graded_folder(folder)) for folder in folders]
     _check_shards(parts)
-    figures = Figures(_points(parts, figures.points), figures.exact, figures.csv_bom)
+    figures = dataclasses.replace(figures, points=_points(parts, figures.points))
     store, owner, reports = Store(out), {}, []
     for folder, meta in parts:
         if meta.get("incomplete"):

@@ -28,9 +28,10 @@ JOIN_S = 0.2
 
 class _Slot(threading.Thread):
     def __init__(self, plan: Plan, queue: list[Loaded], lock: threading.Lock, stop: threading.Event,
-                 save: Callable[[Loaded, dict[str, Any]], None], progress: Progress):
+                 save: Callable[[Loaded, dict[str, Any]], None], progress: Progress, lang: str):
         super().__init__(daemon=True)
         self.plan, self.queue, self.lock, self.stop, self.save, self.progress = plan, queue, lock, stop, save, progress
+        self.lang = lang
         self.pool = WorkerPool(plan.confinement)
         self.error: BaseException | None = None
 
@@ -39,7 +40,8 @@ class _Slot(threading.Thread):
             return self.queue.pop(0) if self.queue and not self.stop.is_set() else None
 
     def run(self) -> None:
-        judge = Judge(self.plan, self.pool, exact=True)  # like ``judge submit``: an unjudgeable file is a compile error
+        judge = Judge(self.plan, self.pool, exact=True, lang=self.lang)  # as ``judge submit``: an unjudgeable file
+        # is a compile error, its report in the class's language
         try:
             while item := self._next():
                 report = judge_guarded(item.submitted, judge)
@@ -58,10 +60,11 @@ class _Slot(threading.Thread):
 
 
 def run_slots(plan: Plan, todo: list[Loaded], jobs: int, save: Callable[[Loaded, dict[str, Any]], None],
-              progress: Progress) -> None:
-    """Judge every submission in ``todo`` on ``jobs`` slots, calling ``save`` with each report."""
+              progress: Progress, lang: str = "en") -> None:
+    """Judge every submission in ``todo`` on ``jobs`` slots, calling ``save`` with each report (written in
+    ``lang``)."""
     queue, lock, stop = list(todo), threading.Lock(), threading.Event()
-    slots = [_Slot(plan, queue, lock, stop, save, progress) for _ in range(max(1, min(jobs, len(todo))))]
+    slots = [_Slot(plan, queue, lock, stop, save, progress, lang) for _ in range(max(1, min(jobs, len(todo))))]
     progress.start(len(todo))
     try:
         for slot in slots:

@@ -32,13 +32,14 @@ RESULTS = "results.json"
 EXACT = "instructor.json"
 
 
-def judge_key(plan: Plan) -> str:
-    """What a verdict depends on besides the submission: the judge's version, the device, and the problem's
-    methods, limits, cases and expected values. The calibrated time limits are left out on purpose: they
-    depend on the machine, and a verdict given on one machine is not redone because another one is used."""
+def judge_key(plan: Plan, lang: str = "en") -> str:
+    """What a stored result depends on besides the submission: the judge's version, the device, the problem's
+    methods, limits, cases and expected values, and the language its report is written in (English keys are
+    as they were before languages). The calibrated time limits are left out on purpose: they depend on the
+    machine, and a verdict given on one machine is not redone because another one is used."""
     h = hashlib.sha256()
     problem = {"version": judge_version(), "mode": plan.mode, "device": plan.device, "methods": plan.problem.methods,
-               "limits": plan.problem.meta["limits"]}
+               "limits": plan.problem.meta["limits"], **({"lang": lang} if lang != "en" else {})}
     h.update(json.dumps(problem, sort_keys=True).encode())
     for case, expected in zip(plan.cases, plan.expected):
         h.update(json.dumps([case.id, case.spec(), expected], sort_keys=True).encode())

@@ -15,9 +15,18 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from judge import messages
 from judge.package.tolerance import DEFAULT, Tolerance
 
 MAX_DIFFS = 20
+Part = tuple[Any, ...]
+"""one step of the way to a value: ``("item", "layer", 2)``, ``("key", "std")``, ``("length",)`` or ``("keys",)``"""
+WORDS = {"length": "field_length", "keys": "field_keys"}
+"""the steps said in words, by their message key"""
+TYPE_WORDS = {"a bool": "type_bool", "a string": "type_string", "a list": "type_list", "a dict": "type_dict",
+              "an integer": "type_integer", "a number": "type_number", "an unknown value": "type_unknown"}
+"""what a value of the wrong type is called in a format error, by its message key (None is said as it is; a
+worker's own description of an unsupported object, as the worker wrote it)"""
 
 
 @dataclass(frozen=True)
@@ -30,6 +39,8 @@ class Difference:
     """``value``, ``length``, ``keys`` or ``type``"""
     tolerance: float | None = None
     """how far a number may stray from ``expected`` (None for anything else)"""
+    parts: tuple[Part, ...] = ()
+    """the way to the value, step by step, from which :func:`field_in` says ``field`` in another language"""
 
     @property
     def error(self) -> float | None:
@@ -61,6 +72,28 @@ def _join(path: str, part: str) -> str:
     return f"{path} · {part}" if path else part
 
 
+def field_in(lang: str, difference: Difference) -> str:
+    """Where a difference is, as a learner reading ``lang`` is told (``field`` itself in English): list entries
+    named by the method's item word (:func:`item_in`), dict keys as they are."""
+    if lang == "en":
+        return difference.field
+    said = [messages.say_in(lang, "field_item", item=item_in(lang, part[1]), n=part[2]) if part[0] == "item"
+            else part[1] if part[0] == "key" else messages.say_in(lang, WORDS[part[0]]) for part in difference.parts]
+    return " · ".join(said) or messages.say_in(lang, "field_result")
+
+
+def item_in(lang: str, item: str) -> str:
+    """A method's item word (``[[methods]] item``) in ``lang``: its translation when it is one of
+    :data:`judge.messages_learner.ITEMS`, else as the problem wrote it (a module's class name: ``Linear``)."""
+    return messages.say_in(lang, f"item_{item}") if f"item_{item}" in messages.CATALOGUE else item
+
+
+def type_in(lang: str, described: Any) -> Any:
+    """A format error's ``got`` or ``expected`` in ``lang``: a type's name in words, anything else as it is."""
+    return messages.say_in(lang, TYPE_WORDS[described]) if isinstance(described, str) and described in TYPE_WORDS \
+        else described
+
+
 def _describe_type(value: Any) -> str:
     if isinstance(value, dict) and "$unsupported" in value:
         return str(value["$unsupported"])
@@ -68,46 +101,50 @@ def _describe_type(value: Any) -> str:
             int: "an integer", float: "a number"}.get(type(value), "an unknown value")
 
 
-def _walk(got: Any, expected: Any, path: str, item: str, out: Comparison, tol: Tolerance) -> None:
+def _walk(got: Any, expected: Any, path: str, parts: tuple[Part, ...], item: str, out: Comparison,
+          tol: Tolerance) -> None:
     if out.format_error or len(out.differences) >= MAX_DIFFS:
         return
+    here = path or "result"
     if isinstance(got, dict) and "$unsupported" in got:
-        out.format_error = Difference(path or "result", _describe_type(got), _describe_type(expected), "type")
+        out.format_error = Difference(here, _describe_type(got), _describe_type(expected), "type", parts=parts)
         return
     kind = type(expected)
     if kind is float or kind is int:
         if type(got) not in (int, float):
-            out.format_error = Difference(path or "result", _describe_type(got), "a number", "type")
+            out.format_error = Difference(here, _describe_type(got), "a number", "type", parts=parts)
         elif not (tol.matches(_as_float(got), expected) if kind is float else got == expected):
             bound = tol.bound(expected) if kind is float else None
-            out.differences.append(Difference(path or "result", got, expected, "value", bound))
+            out.differences.append(Difference(here, got, expected, "value", bound, parts))
     elif kind is str:
         if type(got) is not str:
-            out.format_error = Difference(path or "result", _describe_type(got), "a string", "type")
+            out.format_error = Difference(here, _describe_type(got), "a string", "type", parts=parts)
         elif got != expected:
-            out.differences.append(Difference(path or "result", got, expected, "value"))
+            out.differences.append(Difference(here, got, expected, "value", parts=parts))
     elif kind is list:
         if type(got) is not list:
-            out.format_error = Difference(path or "result", _describe_type(got), "a list", "type")
+            out.format_error = Difference(here, _describe_type(got), "a list", "type", parts=parts)
         elif len(got) != len(expected):
-            out.differences.append(Difference(_join(path, "length"), len(got), len(expected), "length"))
+            out.differences.append(Difference(_join(path, "length"), len(got), len(expected), "length",
+                                              parts=(*parts, ("length",))))
         else:
             for i, (g, e) in enumerate(zip(got, expected)):
-                _walk(g, e, _join(path, f"{item} {i + 1}"), item, out, tol)
+                _walk(g, e, _join(path, f"{item} {i + 1}"), (*parts, ("item", item, i + 1)), item, out, tol)
     elif kind is dict:
         if type(got) is not dict:
-            out.format_error = Difference(path or "result", _describe_type(got), "a dict", "type")
+            out.format_error = Difference(here, _describe_type(got), "a dict", "type", parts=parts)
         elif set(got) != set(expected):
-            out.differences.append(Difference(_join(path, "keys"), sorted(got), sorted(expected), "keys"))
+            out.differences.append(Difference(_join(path, "keys"), sorted(got), sorted(expected), "keys",
+                                              parts=(*parts, ("keys",))))
         else:
             for key in expected:
-                _walk(got[key], expected[key], _join(path, key), item, out, tol)
+                _walk(got[key], expected[key], _join(path, key), (*parts, ("key", key)), item, out, tol)
     elif got != expected:  # None and other literal JSON values
-        out.differences.append(Difference(path or "result", got, expected, "value"))
+        out.differences.append(Difference(here, got, expected, "value", parts=parts))
 
 
 def compare(got: Any, expected: Any, item: str = "item", tolerance: Tolerance = DEFAULT) -> Comparison:
     """Compare a decoded submission value with the expected one; ``item`` names list entries (``layer``)."""
     out = Comparison()
-    _walk(got, expected, "", item, out, tolerance)
+    _walk(got, expected, "", (), item, out, tolerance)
     return out

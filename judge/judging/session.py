@@ -96,6 +96,10 @@ class JudgesNote(dict):  # type: ignore[type-arg]
         self.key, self.fields = key, fields
 
 
+UNJUDGEABLE = "NotJudgeable"
+"""the step a file no worker can load (unreadable, not Python) is stopped at (:meth:`judge.pipeline.Judge.unjudgeable`)"""
+
+
 def _judges_note(name: str, key: str, **fields: Any) -> dict[str, Any]:
     """An error entry in the judge's own words (``exc`` names the judge's step in a learner's words, never a
     submission's class nor one of the judge's)."""

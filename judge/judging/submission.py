@@ -7,6 +7,7 @@ from pathlib import Path
 
 from judge.errors import BadInput
 from judge.judging.intake import read_file
+from judge.messages import Said
 
 
 def read_submission(path: Path, *, beneath: Path | None = None, follow: bool = True) -> bytes:
@@ -18,11 +19,11 @@ def read_submission(path: Path, *, beneath: Path | None = None, follow: bool = T
 def check_python(path: Path, data: bytes) -> bytes:
     """``data``, the bytes read from ``path``, if they can be Python source; else a :class:`BadInput`."""
     if path.suffix != ".py":
-        raise BadInput("file_not_python", path=path, reason="its name does not end in .py")
+        raise BadInput("file_not_python", path=path, reason=Said("not_python_suffix"))
     if b"\0" in data:
-        raise BadInput("file_not_python", path=path, reason="it contains NUL bytes, so it is binary")
+        raise BadInput("file_not_python", path=path, reason=Said("not_python_binary"))
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
-        raise BadInput("file_not_python", path=path, reason="it is not UTF-8 text") from None
+        raise BadInput("file_not_python", path=path, reason=Said("not_python_encoding")) from None
     return data

@@ -28,6 +28,9 @@ installed judge's ``judge_bundle/problems`` (see :func:`judge.package.problem.pr
     ``[fragility]`` (optional): what ``judge gen`` guards (``docs/authoring.md``).
     ``[[domain]]`` (optional): inputs the statement rules out, as rules every tool holds to (:mod:`.domain`).
     ``[limits]``: ``time_multiplier``, ``time_floor_s`` (CPU seconds), ``memory_mb`` (resident set, whole worker).
+    ``[translations.<lang>]`` (optional): ``title``, and ``[translations.<lang>.hints]``: each hint by its pitfall's
+    id, as a learner reading ``lang`` sees them (a hint left out is given in English; the statement's prose is in
+    ``statement.<lang>.md.j2``).
 
 Case files (JSON) are *specifications*, not pickles. A case names the objects it needs and the calls to make::
 

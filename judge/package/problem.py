@@ -9,10 +9,11 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from judge.compat import tomllib
 from judge.errors import BadInput
+from judge.messages import Said
 from judge.settings import PROBLEMS, SOLUTIONS, Setting
 from judge.package.cases import VISIBILITIES, Case, load_case
 from judge.package.domain import Rule, parse as parse_domain
@@ -113,6 +114,20 @@ class Problem:
         """The hint catalogue: pitfall id -> what to tell a learner whose output shows that mistake."""
         return {p["id"]: p["hint"] for p in self.pitfalls if "hint" in p}
 
+    def translation(self, lang: str) -> dict[str, Any]:
+        """``[translations.<lang>]``: the title and hints in ``lang`` (empty for English or a language the
+        package does not translate)."""
+        return self.meta.get("translations", {}).get(lang, {}) if lang != "en" else {}
+
+    def title_in(self, lang: str) -> str:
+        """The title a learner reading ``lang`` sees: its translation, else the English one."""
+        return self.translation(lang).get("title", self.title)
+
+    def hints_in(self, lang: str) -> dict[str, str]:
+        """The hint catalogue in ``lang``: each hint's translation, else its English text."""
+        translated = self.translation(lang).get("hints", {})
+        return {pitfall: translated.get(pitfall, text) for pitfall, text in self.hints.items()}
+
     @property
     def tolerance(self) -> Tolerance:
         """How far a number may stray from its expected value: ``[comparison]``, or the default rule."""
@@ -186,6 +201,7 @@ def _check_meta(meta: dict[str, Any], path: Path) -> None:
     need(isinstance(pitfalls, list) and all(
         isinstance(p, dict) and isinstance(p.get("id"), str) and isinstance(p.get("hint", ""), str) for p in pitfalls),
          "[[pitfalls]] tables need a string 'id' (and 'hint', when present, is a string)")
+    _check_translations(meta, need)
     limits = meta.get("limits", {})
     need(set(limits) == {"time_multiplier", "time_floor_s", "memory_mb"},
          "[limits] needs exactly time_multiplier, time_floor_s and memory_mb")
@@ -199,6 +215,23 @@ def _check_meta(meta: dict[str, Any], path: Path) -> None:
     except ValueError as exc:
         need(False, str(exc))
     need(meta["slug"] == path.parent.name, f"slug '{meta['slug']}' must match the folder name")
+
+
+def _check_translations(meta: dict[str, Any], need: Callable[[bool, str], None]) -> None:
+    """``[translations.<lang>]``: only ``title`` (a string) and ``hints`` (pitfall id -> string), each id one of a
+    pitfall that has an English hint."""
+    translations = meta.get("translations", {})
+    need(isinstance(translations, dict) and all(isinstance(t, dict) for t in translations.values()),
+         "[translations.<lang>] tables hold a 'title' and [translations.<lang>.hints]")
+    hinted = {p["id"] for p in meta.get("pitfalls", []) if "hint" in p}
+    for lang, entry in translations.items():
+        need(set(entry) <= {"title", "hints"}, f"[translations.{lang}] knows only title and hints")
+        need(isinstance(entry.get("title", ""), str), f"[translations.{lang}] title must be a string")
+        hints = entry.get("hints", {})
+        need(isinstance(hints, dict) and all(isinstance(h, str) for h in hints.values()),
+             f"[translations.{lang}.hints] maps pitfall ids to strings")
+        stray = sorted(set(hints) - hinted)
+        need(not stray, f"[translations.{lang}.hints] names {', '.join(stray)}, which no pitfall with a hint has")
 
 
 def load_problem(root: Path) -> Problem:
@@ -236,7 +269,10 @@ def unknown_problem(slug: str, known: list[str]) -> BadInput:
     ``git`` and ``cargo`` suggest a misspelt command, then every name."""
     close = difflib.get_close_matches(slug, known, n=3, cutoff=0.6)
     if close:
-        return BadInput("unknown_problem_close", slug=slug, close=" or ".join(f"'{c}'" for c in close))
+        either: str | Said = f"'{close[0]}'"
+        for other in close[1:]:  # 'a' or 'b' or 'c', said in the message's language
+            either = Said("either", first=either, second=f"'{other}'")
+        return BadInput("unknown_problem_close", slug=slug, close=either)
     return BadInput("unknown_problem", slug=slug, known=", ".join(sorted(known)))
 
 

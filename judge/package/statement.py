@@ -19,8 +19,7 @@ from markdown_it import MarkdownIt
 
 from judge import messages
 from judge.errors import BadInput
-from judge.package.describe import describe_call
-from judge.package.kinds import describe_object
+from judge.package.describe import describe_call, describe_objects
 from judge.package.problem import Problem
 from judge.package.text import to_terminal
 
@@ -42,18 +41,19 @@ def examples(problem: Problem, lang: str = "en") -> list[dict[str, Any]]:
             raise BadInput("no_expected", path=case.path, device="cpu", slug=problem.slug)
         found.append({
             "title": case.titles.get(lang, case.title),
-            "objects": [f"{name} = {describe_object(spec)}" for name, spec in case.objects.items()],
+            "objects": describe_objects(case, lang),
             "calls": [{"call": describe_call(call), "output": json.dumps(out)} for call, out in zip(case.calls, outputs)],
         })
     return found
 
 
 def context(problem: Problem, lang: str = "en") -> dict[str, Any]:
-    """What a statement template sees; ``problem.difficulty`` and ``problem.tags`` are the words in the statement's
-    language."""
+    """What a statement template sees; ``problem.title``, ``problem.difficulty`` and ``problem.tags`` are said in the
+    statement's language."""
     difficulty = messages.say_in(lang, f"difficulty_{problem.meta['difficulty']}")
     tags = [messages.tag_in(lang, tag) for tag in problem.meta.get("tags", [])]
-    return {"problem": {**problem.meta, "difficulty": difficulty, "tags": tags}, "constants": problem.constants, "methods": problem.methods,
+    shown = {**problem.meta, "title": problem.title_in(lang), "difficulty": difficulty, "tags": tags}
+    return {"problem": shown, "constants": problem.constants, "methods": problem.methods,
             "rule": problem.tolerance.formula, "comparison": problem.tolerance.sentence(lang),
             "examples": examples(problem, lang)}
 
@@ -77,7 +77,7 @@ def render_statement(problem: Problem, fmt: str = "markdown", lang: str = "en", 
         return to_terminal(text, color)
     if fmt != "html":
         return text
-    return HTML_PAGE.format(lang=lang, title=escape(problem.title), body=markdown_html(text))
+    return HTML_PAGE.format(lang=lang, title=escape(problem.title_in(lang)), body=markdown_html(text))
 
 
 def markdown_html(text: str) -> str:

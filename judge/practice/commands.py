@@ -104,8 +104,8 @@ def cmd_start(args: argparse.Namespace) -> int:
         path.write_bytes(problem.starter.read_bytes())
     except OSError as exc:
         raise BadInput("start_unwritable", path=path, reason=exc.strerror) from None
-    print(messages.say("start_written", title=problem.title, path=path))
-    print(messages.say("start_next", slug=problem.slug, file="" if path == default else f" {path}"))
+    print(messages.say_in(args.lang, "start_written", title=problem.title_in(args.lang), path=path))
+    print(messages.say_in(args.lang, "start_next", slug=problem.slug, file="" if path == default else f" {path}"))
     return EXIT_OK
 
 
@@ -123,15 +123,15 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     def show(report: dict[str, Any]) -> None:
         sys.stdout.write(("\x1b[2J\x1b[H" if color else "") + render(report, "text", color, args.verbose))
-        print(messages.say("watch_waiting", path=visible(str(path))), flush=True)
+        print(messages.say_in(args.lang, "watch_waiting", path=visible(str(path))), flush=True)
 
     def judging() -> None:
-        print(messages.say("watch_judging", path=visible(str(path))), flush=True)
+        print(messages.say_in(args.lang, "watch_judging", path=visible(str(path))), flush=True)
 
     try:
         watch(problem, path, show, args.device, judging=judging, lang=args.lang)
     except KeyboardInterrupt:
-        print(messages.say("watch_stopped"))
+        print(messages.say_in(args.lang, "watch_stopped"))
     return EXIT_OK
 
 
@@ -141,7 +141,7 @@ def _linked(path: Path) -> Path | None:
     return next((part for part in reversed([whole, *whole.parents]) if part.is_symlink()), None)
 
 
-def _restore(code: str, slug: str, number: int, file: str | None, force: bool) -> None:
+def _restore(code: str, slug: str, number: int, file: str | None, force: bool, lang: str) -> None:
     """Write an attempt's code back to ``file``, never through a symbolic link (issue 29): a path with a link in
     it, the file itself or a folder above it, is refused, and the file is opened with ``O_NOFOLLOW`` so a link
     put there meanwhile is too. Only a regular file is replaced, and nothing is waited on (a FIFO would block
@@ -165,7 +165,7 @@ def _restore(code: str, slug: str, number: int, file: str | None, force: bool) -
             raise BadInput("history_restore_special", path=path, number=number)
         os.ftruncate(fd, 0)
         f.write(code)
-    print(messages.say("history_restored", number=number, slug=slug, path=path))
+    print(messages.say_in(lang, "history_restored", number=number, slug=slug, path=path))
 
 
 def _restore_args(values: list[str]) -> tuple[int, str | None]:
@@ -191,7 +191,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         if args.show is not None:
             sys.stdout.write(attempt.code)
         else:
-            _restore(attempt.code, args.slug, number, file, args.force)
+            _restore(attempt.code, args.slug, number, file, args.force, args.lang)
         return EXIT_OK
     found = attempts(args.slug)
     if not found:
@@ -216,7 +216,7 @@ def _add_judging_options(p: argparse.ArgumentParser) -> None:
 
 def _add_lang(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", choices=tuple(messages.LANGUAGES), default="en",
-                   help="the language to read it in: statement, report and tags (default: en)")
+                   help="the language to read it in: statement, report, tags and messages (default: en)")
 
 
 def add_commands(sub: Any) -> None:
@@ -236,6 +236,7 @@ def add_commands(sub: Any) -> None:
     start.add_argument("slug", help="the problem, e.g. training-diagnostics")
     start.add_argument("path", nargs="?", help="where to write it (default: <slug>.py; a folder: <folder>/<slug>.py)")
     start.add_argument("--force", action="store_true", help="replace an existing file")
+    _add_lang(start)
 
     run = add_command(sub, "run", cmd_run, "judge a solution on the sample cases, with full detail")
     _add_judging_options(run)

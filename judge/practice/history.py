@@ -39,6 +39,7 @@ from judge import messages
 from judge.compat import StrEnum
 from judge.errors import BadInput
 from judge.places import data_home
+from judge.report.build import report_language
 from judge.report.escape import inline
 
 SCHEMA_VERSION = 3
@@ -202,14 +203,15 @@ def record_report(report: dict[str, Any], keep: Callable[[Attempt], None] | None
                   code: str = "") -> tuple[Attempt, str | None]:
     """Record a judged report, and the ``code`` judged, as an attempt (and hand the attempt to ``keep``, where a
     front end keeps more of it), the one way every front end records one. A history that cannot be written
-    never fails the judgement: the warning to show is returned instead (else None)."""
+    never fails the judgement: the warning to show, in the report's language, is returned instead (else None)."""
     attempt = Attempt.from_report(report, code)
     try:
         record(attempt)
         if keep is not None:
             keep(attempt)
     except BadInput as exc:
-        return attempt, messages.say("not_recorded", reason=exc)
+        lang = report_language(report)
+        return attempt, messages.say_in(lang, "not_recorded", reason=exc.said_in(lang))
     return attempt, None
 
 

@@ -21,6 +21,7 @@ import inspect
 from typing import Any
 
 from judge.errors import BadInput
+from judge.messages import Said
 
 Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
@@ -135,7 +136,7 @@ def source_of(solution: Any) -> str:
     if isinstance(solution, str):
         return solution
     if not isinstance(solution, type):
-        raise BadInput("check_not_a_class", kind=f"an object of type {type(solution).__name__}")
+        raise BadInput("check_not_a_class", kind=Said("object_of_type", name=type(solution).__name__))
     try:
         cells = [inspect.getsource(inspect.getmodule(solution))]
     except (OSError, TypeError):

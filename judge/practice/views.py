@@ -36,9 +36,9 @@ def table(header: tuple[str, ...], rows: list[tuple[str, ...]], right: frozenset
 
 
 def problem_list(problems: list[Problem], progress: dict[str, Progress], color: bool, lang: str = "en") -> str:
-    """The problems with their status, difficulty and tags in ``lang`` (the slugs and titles as written)."""
+    """The problems with their status, title, difficulty and tags in ``lang`` (the slugs as written)."""
     mine = [progress.get(p.slug, NO_ATTEMPTS) for p in problems]
-    rows = [(messages.say_in(lang, f"status_{m.status.value}"), p.slug, p.title,
+    rows = [(messages.say_in(lang, f"status_{m.status.value}"), p.slug, p.title_in(lang),
              messages.say_in(lang, f"difficulty_{p.meta['difficulty']}"), str(m.submissions),
              ", ".join(messages.tag_in(lang, t) for t in p.meta.get("tags", []))) for p, m in zip(problems, mine)]
     paint = (0, [STATUS_COLORS[m.status] for m in mine]) if color else None

@@ -64,7 +64,7 @@ def watch(problem: Problem, path: Path, show: Callable[[dict[str, Any]], None], 
             if digest is not None and digest != seen:
                 seen = digest
                 judging()
-                show(watcher.judge(Submitted.read(path)))
+                show(watcher.judge(Submitted.read(path, lang=lang)))
             time.sleep(poll_s)
     finally:
         watcher.close()

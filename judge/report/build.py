@@ -46,7 +46,7 @@ import re
 from typing import Any
 
 from judge import messages
-from judge.judging.compare import Difference
+from judge.judging.compare import Difference, field_in, type_in
 from judge.judging.allowance import STRIKES, Why, total_budget_s
 from judge.judging.hints import recognise
 from judge.judging.session import CallResult, CaseResult, JudgesNote
@@ -54,6 +54,7 @@ from judge.judging.verdict import HIDDEN_LIMIT_NOTES, LIMIT_ENDINGS, Verdict, ov
 from judge.machine import judge_version
 from judge.package.cases import tag_nonfinite
 from judge.package.describe import describe_inputs
+from judge.package.problem import Problem
 from judge.package.tolerance import DEFAULT, Tolerance
 from judge.worker.protocol import SOURCE_NAME
 
@@ -108,18 +109,20 @@ def coarsened(report: dict[str, Any]) -> dict[str, Any]:
     return {**report, "execution_time": wall_s, "tests": tests}
 
 
-def _difference(d: Difference) -> dict[str, Any]:
-    return tag_nonfinite({"field": d.field, "got": d.got, "expected": d.expected, "error": d.error,
+def _difference(d: Difference, lang: str) -> dict[str, Any]:
+    """A difference as the report gives it, its field (and a format error's types) said in ``lang``."""
+    shown = (type_in(lang, d.got), type_in(lang, d.expected)) if d.problem == "type" else (d.got, d.expected)
+    return tag_nonfinite({"field": field_in(lang, d), "got": shown[0], "expected": shown[1], "error": d.error,
                          "tolerance": d.tolerance, "problem": d.problem})
 
 
-def _failed_field(call: CallResult) -> str | None:
+def _failed_field(call: CallResult, lang: str) -> str | None:
     comparison = call.comparison
     if comparison is None:
         return None
     if comparison.format_error:
-        return comparison.format_error.field
-    return comparison.differences[0].field if comparison.differences else None
+        return field_in(lang, comparison.format_error)
+    return field_in(lang, comparison.differences[0]) if comparison.differences else None
 
 
 def _named(error: dict[str, Any] | None, source: str, lang: str) -> dict[str, Any] | None:
@@ -144,13 +147,13 @@ def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, 
         if call.ending in LIMIT_ENDINGS:
             entry["limit"] = _named(call.error, source, lang)["msg"]  # the judge's words; exact: an exact report's
         return entry
-    entry["failed_field"] = _failed_field(call)
+    entry["failed_field"] = _failed_field(call, lang)
     comparison = call.comparison
     entry.update({
         "got": tag_nonfinite(call.value),
         "expected": tag_nonfinite(expected),
-        "differences": [_difference(d) for d in (comparison.differences if comparison else [])],
-        "format_error": _difference(comparison.format_error) if comparison and comparison.format_error else None,
+        "differences": [_difference(d, lang) for d in (comparison.differences if comparison else [])],
+        "format_error": _difference(comparison.format_error, lang) if comparison and comparison.format_error else None,
         "error": _named(call.error, source, lang),
         "stdout": call.output,
         "hints": hints,
@@ -202,7 +205,7 @@ def _test(number: int, result: CaseResult, expected: list[Any] | None, catalogue
     title = result.case.titles.get(lang, result.case.title)
     if visible:
         extra["title"] = title
-        extra["inputs"] = describe_inputs(result.case)
+        extra["inputs"] = describe_inputs(result.case, lang)
     if result.case.ignored:
         extra["note"] = messages.say_in(lang, "case_ignored_fields", fields=", ".join(result.case.ignored))
     test: dict[str, Any] = {
@@ -230,7 +233,7 @@ def _summary_line(result: CaseResult, budget_s: float, lang: str) -> str:
     if failing is None:
         return messages.say_in(lang, "case_accepted")
     verdict = verdict_name(lang, failing.verdict.value)
-    where = None if result.case.hidden else _failed_field(failing)
+    where = None if result.case.hidden else _failed_field(failing, lang)
     if where:
         return messages.say_in(lang, "case_failed_at", verdict=verdict, method=failing.method, field=where)
     return messages.say_in(lang, "case_failed", verdict=verdict, method=failing.method)
@@ -244,8 +247,18 @@ def report_language(report: dict[str, Any]) -> str:
 
 
 def verdict_name(lang: str, verdict: str | None) -> str:
-    """A verdict as a learner reads it in ``lang`` (None: the case was not run); in English, its identifier."""
-    return messages.say_in(lang, f"verdict_{verdict or 'not_run'}")
+    """A verdict as a learner reads it in ``lang`` (None: the case was not run); in English, its identifier. A name
+    that is no verdict (a stored result read back is untrusted) is shown as it is."""
+    key = f"verdict_{verdict or 'not_run'}"
+    return messages.say_in(lang, key) if key in messages.CATALOGUE else str(verdict)
+
+
+def _authored(problem: Any, lang: str) -> tuple[str, dict[str, str]]:
+    """The problem's title and hint catalogue in ``lang``, English where the package has no translation (a
+    stand-in problem, as some tests build, gives its own ``title`` and ``hints``)."""
+    if isinstance(problem, Problem):
+        return problem.title_in(lang), problem.hints_in(lang)
+    return problem.title, getattr(problem, "hints", {})
 
 
 def build_report(*, mode: str, problem: Any, submission: dict[str, str], results: list[CaseResult],
@@ -259,7 +272,7 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
     verdicts = [r.verdict for r in results]
     final = Verdict.INTERNAL_ERROR if judge_error else overall(verdicts)
     passed = sum(v is Verdict.ACCEPTED for v in verdicts)
-    catalogue = getattr(problem, "hints", {})
+    title, catalogue = _authored(problem, lang)
     tolerance = getattr(problem, "tolerance", DEFAULT)
     source = submission["path"]
     budget_s = round(total_budget_s([r.case for r in results], [r.limits for r in results]), 3)
@@ -281,7 +294,7 @@ def build_report(*, mode: str, problem: Any, submission: dict[str, str], results
             lang, "report_summary", verdict=verdict_name(lang, final.value), passed=passed, total=len(results),
             scope=scope),
         "visibility": "visible",
-        "problem": {"slug": problem.slug, "title": problem.title},
+        "problem": {"slug": problem.slug, "title": title},
         "submission": submission,
         "judge": {"version": judge_version(), "comparison_rule": tolerance.formula, "time_budget_s": budget_s,
                   "judge_error": judge_error, **environment},

@@ -2,7 +2,7 @@
 
 Pages: ``/`` the problem list (``?tag=``, ``?difficulty=``), ``/problems/<slug>`` statement, editor and result,
 ``/problems/<slug>/history`` and ``/problems/<slug>/attempts/<key>``, and with ``--class`` the graded folder
-under ``/class/``. API (JSON; every POST needs the token header, see :mod:`judge.serve.security`):
+under ``/class/`` (:mod:`judge.serve.class_view`); each in the language of ``?lang=`` (:mod:`judge.serve.pages`). API (JSON; every POST needs the token header, see :mod:`judge.serve.security`):
 ``POST /api/problems/<slug>/code`` saves the draft, ``POST /api/problems/<slug>/{run,submit}`` starts a
 judgement (409 with the running job when one is already running for that problem), ``POST
 /api/problems/<slug>/custom`` one on the learner's own case (``{"code", "case"}``: the case file's JSON text),
@@ -13,15 +13,10 @@ far, ``POST /api/jobs/<id>/stop`` stops it (its workers are killed; 409 when it 
 from __future__ import annotations
 
 import contextlib
-import functools
-import hashlib
 import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Iterable
 
-import jinja2
-from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -31,21 +26,20 @@ from starlette.staticfiles import StaticFiles
 
 from judge import messages
 from judge.errors import BadInput
-from judge.judging.intake import read_file
 from judge.package.describe import describe_inputs
 from judge.package.problem import DIFFICULTIES, Problem, available, find_problem
 from judge.package.statement import markdown_html, render_markdown
 from judge.practice.history import attempts, progress
 from judge.practice.views import NO_ATTEMPTS, cpu_cell
-from judge.report.escape import inline, url_path
-from judge.report.render import finalizer, html_fragment, words
+from judge.report.render import html_fragment
 from judge.report.style import verdict_css
 from judge.serve import store
+from judge.serve.class_view import class_overview, class_student
 from judge.serve.judging import AlreadyJudging, Job, Judging, check_case
+from judge.serve.pages import LANGUAGES, Site, page, page_language, said
 from judge.serve.security import Guard
 
 HERE = Path(__file__).parent
-LANGUAGES = messages.LANGUAGES
 MODES = ("run", "submit")
 CUSTOM_MODE = "custom"
 """the URL of a Run on the learner's own case"""
@@ -69,59 +63,11 @@ JUDGE_ONLY_FIELDS = ("mistakes", "translations")
 """a sample case's fields that only the judge and the statement use: left out of the Use as custom input button"""
 
 
-@dataclass(frozen=True)
-class Site:
-    token: str
-    judging: Judging
-    graded: Path | None
-    """the ``judge grade`` output folder of ``--class``, or None"""
-    exact: bool = False
-    """``--exact-figures``: the class view shows hidden cases' figures as measured (instructor's copies)"""
-
-
-def _environment() -> jinja2.Environment:
-    """Every page is HTML: autoescaped, each value shown visibly as in the reports (the report fragments and
-    statements the judge renders itself are the only Markup)."""
-    env = jinja2.Environment(loader=jinja2.PackageLoader("judge.serve", "templates"),
-                             autoescape=True, finalize=finalizer("html"), trim_blocks=True, lstrip_blocks=True)
-    env.globals["say"] = messages.say
-    env.filters["one_line"] = inline  # names (files, students) and messages: never a line of their own
-    env.filters["as_typed"] = lambda code: Markup(escape(code))  # the editor's text: HTML-escaped only, so it
-    # comes back exactly as the learner typed it (a form feed or an escape byte in a string literal included)
-    return env
-
-
-TEMPLATES = _environment()
-
-
-def page_language(request: Request) -> str:
-    """The language a page is shown in: ``?lang=`` when it is one of :data:`LANGUAGES` (the list page's switch, and
-    the problem page's links once the learner picks a language there), else English."""
-    return lang if (lang := request.query_params.get("lang", "en")) in LANGUAGES else "en"
-
-
-def page_words(lang: str) -> dict[str, Any]:
-    """What a page's template says in ``lang``: the report's words (:func:`judge.report.render.words`), tags,
-    statuses and difficulties, and what a link adds to stay in that language."""
-    return {**words(lang, "html"), "lang": lang, "languages": LANGUAGES,
-            "in_lang": "" if lang == "en" else f"?lang={lang}",
-            "tag_name": functools.partial(messages.tag_in, lang),
-            "status_name": lambda status: messages.say_in(lang, f"status_{status}"),
-            "difficulty_name": lambda level: messages.say_in(lang, f"difficulty_{level}")}
-
-
-def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    site: Site = request.app.state.site
-    html = TEMPLATES.get_template(name).render(token=site.token, has_class=site.graded is not None,
-                                               **page_words(page_language(request)), **context)
-    return HTMLResponse(html, status_code=status)
-
-
 def _problem(request: Request) -> Problem:
     """The problem the URL names; its slug must be one of the installed problems (never a path as sent)."""
     slug = request.path_params["slug"]
     if slug not in available():
-        raise HTTPException(404, messages.say("serve_unknown_problem", slug=slug))
+        raise HTTPException(404, said(request, "serve_unknown_problem", slug=slug))
     return find_problem(slug)
 
 
@@ -134,7 +80,7 @@ async def problem_list(request: Request) -> HTMLResponse:
             if (not tag or tag in p.meta.get("tags", [])) and (not difficulty or p.meta["difficulty"] == difficulty)]
     tags = sorted({t for p in problems for t in p.meta.get("tags", [])})
     solved = sum(mine.get(p.slug, NO_ATTEMPTS).status == "solved" for p in problems)
-    return _page(request, "list.html.j2", rows=rows, tags=tags, difficulties=DIFFICULTIES, tag=tag,
+    return page(request, "list.html.j2", rows=rows, tags=tags, difficulties=DIFFICULTIES, tag=tag,
                  difficulty=difficulty, solved=solved, total=len(problems))
 
 
@@ -147,15 +93,17 @@ async def problem_page(request: Request) -> HTMLResponse:
     site: Site = request.app.state.site
     running = site.judging.running(problem.slug)
     labels = {lang: {key: messages.text_in(lang, key) for key in SITE_LABELS} for lang in statements}
-    return _page(request, "problem.html.j2", problem=problem, statements=statements,
-                 code=code if code is not None else starter, starter=starter, samples=_samples(problem),
+    return page(request, "problem.html.j2", problem=problem, statements=statements,
+                 code=code if code is not None else starter, starter=starter, samples=_samples(problem, statements),
                  labels=json.dumps(labels, ensure_ascii=False),
                  progress=progress().get(problem.slug, NO_ATTEMPTS), running=running.id if running else "")
 
 
-def _samples(problem: Problem) -> list[dict[str, Any]]:
-    """The Testcase tab: each sample's inputs as the report names them, and its case file as custom input."""
-    return [{"name": case.name, "title": case.title, "inputs": describe_inputs(case),
+def _samples(problem: Problem, langs: Iterable[str]) -> list[dict[str, Any]]:
+    """The Testcase tab: each sample's title and inputs as the report names them, in each of ``langs`` (the page's
+    script shows those of the language picked), and its case file as custom input."""
+    return [{"name": case.name, "shown": {lang: {"title": case.titles.get(lang, case.title),
+                                                "inputs": describe_inputs(case, lang)} for lang in langs},
              "json": json.dumps({k: v for k, v in case.raw.items() if k not in JUDGE_ONLY_FIELDS}, indent=1)}
             for case in problem.samples]
 
@@ -165,15 +113,15 @@ async def history_page(request: Request) -> HTMLResponse:
     kept = store.kept_keys(problem.slug)
     lang = page_language(request)
     rows = [{"attempt": a, "key": store.attempt_key(a), "cpu": cpu_cell(a, lang)} for a in attempts(problem.slug)[::-1]]
-    return _page(request, "history.html.j2", problem=problem, rows=rows, kept=kept)  # newest first, as LeetCode
+    return page(request, "history.html.j2", problem=problem, rows=rows, kept=kept)  # newest first, as LeetCode
 
 
 async def attempt_page(request: Request) -> HTMLResponse:
     problem = _problem(request)
     kept = store.kept_attempt(problem.slug, request.path_params["key"])
     if kept is None:
-        raise HTTPException(404, messages.say("serve_no_attempt"))
-    return _page(request, "attempt.html.j2", problem=problem, report=html_fragment(kept["report"]),
+        raise HTTPException(404, said(request, "serve_no_attempt"))
+    return page(request, "attempt.html.j2", problem=problem, report=html_fragment(kept["report"]),
                  code=kept["code"], verdict=kept["report"]["verdict"])
 
 
@@ -185,7 +133,7 @@ async def _strings(request: Request, *names: str, key: str = "serve_bad_body") -
     except ValueError:
         body = None
     if not isinstance(body, dict) or not all(isinstance(body.get(n), str) for n in names):
-        raise HTTPException(400, messages.say(key))
+        raise HTTPException(400, said(request, key))
     return [body[n] for n in names]
 
 
@@ -198,7 +146,7 @@ async def _language(request: Request) -> str:
     is written: one of :data:`LANGUAGES`, else a 400 (called after :func:`_strings` has read a JSON object)."""
     lang = json.loads(await request.body()).get("lang", "en")
     if not isinstance(lang, str) or lang not in LANGUAGES:
-        raise HTTPException(400, messages.say("serve_bad_lang", known=", ".join(LANGUAGES)))
+        raise HTTPException(400, said(request, "serve_bad_lang", known=", ".join(LANGUAGES)))
     return lang
 
 
@@ -213,15 +161,16 @@ async def start_judging(request: Request) -> JSONResponse:
     mode, case = request.path_params["mode"], None
     if mode == CUSTOM_MODE:  # the samples' Run, on the learner's case instead
         (code, case), mode = await _strings(request, "code", "case", key="serve_bad_case_body"), "run"
-        try:
-            check_case(problem, case)
-        except BadInput as exc:  # the learner's own input: a bad request, in the command line's words
-            raise HTTPException(400, str(exc)) from None
     elif mode in MODES:
         code = await _code(request)
     else:
-        raise HTTPException(404, messages.say("serve_not_found"))
+        raise HTTPException(404, said(request, "serve_not_found"))
     lang = await _language(request)
+    if case is not None:
+        try:
+            check_case(problem, case)
+        except BadInput as exc:  # the learner's own input: a bad request, in the command line's words and language
+            raise HTTPException(400, exc.said_in(lang)) from None
     store.save_draft(problem.slug, code)
     site: Site = request.app.state.site
     try:
@@ -238,7 +187,7 @@ async def sample_case(request: Request) -> JSONResponse:
     samples = _problem(request).samples
     number = request.path_params["number"]
     if not number.isdigit() or not 1 <= int(number) <= len(samples):
-        raise HTTPException(404, messages.say("serve_not_found"))
+        raise HTTPException(404, said(request, "serve_not_found"))
     return JSONResponse({"case": samples[int(number) - 1].path.read_text(encoding="utf-8")})
 
 
@@ -246,7 +195,7 @@ def _job(request: Request) -> Job:
     site: Site = request.app.state.site
     job = site.judging.job(request.path_params["job"])
     if job is None:
-        raise HTTPException(404, messages.say("serve_no_job"))
+        raise HTTPException(404, said(request, "serve_no_job"))
     return job
 
 
@@ -269,82 +218,10 @@ async def stop_job(request: Request) -> JSONResponse:
     """The Stop button: the job's workers are killed and it ends with ``stopped`` (its events say when)."""
     job = _job(request)
     if job.finished:
-        return JSONResponse({"job": job.id, "error": messages.say("serve_already_finished")}, status_code=409)
+        return JSONResponse({"job": job.id, "error": said(request, "serve_already_finished")}, status_code=409)
     site: Site = request.app.state.site
     site.judging.stop(job)
     return JSONResponse({"job": job.id}, status_code=202)
-
-
-# -- the instructor's view of a graded folder -------------------------------------------------------------------
-def _graded(request: Request) -> Path:
-    site: Site = request.app.state.site
-    if site.graded is None:
-        raise HTTPException(404, messages.say("serve_no_class"))
-    return site.graded
-
-
-async def class_overview(request: Request) -> HTMLResponse:
-    """The overview ``judge grade`` wrote, charts and all; its links lead to :func:`class_student`."""
-    try:
-        return HTMLResponse((_graded(request) / "index.html").read_text(encoding="utf-8"))
-    except OSError:
-        raise HTTPException(404, messages.say("serve_no_class")) from None
-
-
-def _students(graded: Path) -> set[str]:
-    try:
-        summary = json.loads((graded / "summary.json").read_text(encoding="utf-8"))
-        return {row["student"] for row in summary["students"]}
-    except (OSError, ValueError, KeyError, TypeError):
-        return set()
-
-
-def _student(request: Request, graded: Path) -> str:
-    """The student the URL names: one of the class summary's ids, never a path as sent. Matched on the URL's
-    bytes (``url_path``), so an id that is not UTF-8 (a file name's raw bytes) finds its report too."""
-    raw = request.scope.get("raw_path") or b"/"
-    segment = raw.split(b"/")[-2].decode("ascii", "replace")  # /class/students/<segment>/report.html
-    named = request.path_params["student"]
-    for student in _students(graded):
-        if student == named or url_path(student) == segment:
-            return student
-    raise HTTPException(404, messages.say("serve_no_student", student=named))
-
-
-def _source(grading: dict[str, Any]) -> Path:
-    """The judged file: its path in the class folder (an absolute one as results before it was relative kept)."""
-    return Path(grading.get("class_folder", "")) / grading["source"]
-
-
-def _judged_code(report: dict[str, Any]) -> str | None:
-    """The code the report judged: the student's file read as untrusted input (no link followed, no FIFO, no
-    device, capped), shown only if it still has the bytes whose sha256 the report holds; else None."""
-    try:
-        data = read_file(_source(report["grading"]))
-        judged = report["submission"]["sha256"]
-    except (BadInput, KeyError, TypeError):
-        return None
-    return data.decode("utf-8", "replace") if hashlib.sha256(data).hexdigest() == judged else None
-
-
-async def class_student(request: Request) -> HTMLResponse:
-    """A student's report (from their ``results.json``, or its exact copy with ``--exact-figures``) beside the
-    code it judged."""
-    graded, site = _graded(request), request.app.state.site
-    student = _student(request, graded)
-    folder = graded / "students" / student
-    try:
-        report = json.loads((folder / "results.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        raise HTTPException(404, messages.say("serve_no_student", student=student)) from None
-    if site.exact:
-        try:
-            exact = json.loads((folder / "instructor.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            exact = None
-        report = exact if isinstance(exact, dict) and exact.get("grading") == report.get("grading") else report
-    return _page(request, "student.html.j2", student=student, report=html_fragment(report), code=_judged_code(report),
-                 verdict=report.get("verdict"), source=report.get("grading", {}).get("source", ""))
 
 
 async def verdicts_stylesheet(request: Request) -> Response:
@@ -355,12 +232,12 @@ async def verdicts_stylesheet(request: Request) -> Response:
 async def not_found(request: Request, exc: HTTPException) -> Response:
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
-    return _page(request, "error.html.j2", status=exc.status_code, message=exc.detail)
+    return page(request, "error.html.j2", status=exc.status_code, message=exc.detail)
 
 
 async def bad_input(request: Request, exc: BadInput) -> Response:
     """A problem that cannot be shown (a broken package): its one-line message, never a traceback."""
-    return await not_found(request, HTTPException(422, str(exc)))
+    return await not_found(request, HTTPException(422, exc.said_in(page_language(request))))
 
 
 def build_app(token: str, hosts: frozenset[str], cookie: str, graded: Path | None = None,

@@ -40,8 +40,9 @@ KEPT_JOBS = 32
 """finished jobs whose events can still be read (a page that reconnects, a second tab)"""
 CASE_FILE = "input.json"
 """the pasted case, as a file for :func:`judge.judging.plan.custom_plan`: its id is ``custom/input``"""
-CASE_LABEL = "custom input"
-"""what a one-line error about the pasted case calls it (the command line names the case file)"""
+CASE_LABEL = "site_custom_case"
+"""the message that names the pasted case in a one-line error about it, in the page's language ("custom input";
+the command line names the case file)"""
 LAST_EVENTS = ("done", "error", "stopped")
 
 
@@ -188,7 +189,7 @@ class Judging:
             if job.case is not None:
                 case = Path(folder) / CASE_FILE
                 case.write_text(job.case, encoding="utf-8", errors="surrogatepass")
-            return judge_guarded(Submitted.read(path, SOURCE_LABEL), self._judge_for(problem, job, case),
+            return judge_guarded(Submitted.read(path, SOURCE_LABEL, lang=job.lang), self._judge_for(problem, job, case),
                                  on_start=on_start, on_case=on_case)
 
     def _done(self, report: dict[str, Any], code: str, recorded: bool) -> dict[str, Any]:
@@ -211,4 +212,4 @@ def check_case(problem: Problem, text: str) -> None:
         try:
             load_own_case(path, CUSTOM, {m["name"] for m in problem.methods})
         except BadInput as exc:
-            raise BadInput(exc.key, **{**exc.fields, "path": CASE_LABEL}) from None
+            raise BadInput(exc.key, **{**exc.fields, "path": messages.Said(CASE_LABEL)}) from None

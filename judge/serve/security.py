@@ -88,34 +88,35 @@ class Guard:
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         send = _with_headers(send)
-        refusal = self._refusal(scope, headers)
+        query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+        lang = query.get("lang", "en")  # a refusal is said in the page's language (judge.serve.pages)
+        refusal = self._refusal(scope, headers, lang)
         if refusal is not None:
             await _plain(send, *refusal)
             return
-        query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
         if scope["method"] in SAFE_METHODS and self._matches(query.get("token")):
             await self._enter(scope, query, send)
             return
         if not scope["path"].startswith(PUBLIC_PREFIX) and not self._authorised(scope, headers):
-            await _plain(send, 403, messages.say("serve_forbidden_token"))
+            await _plain(send, 403, messages.say_in(lang, "serve_forbidden_token"))
             return
         declared = headers.get("content-length", "0")
         if not declared.isdigit() or int(declared) > MAX_BODY:
-            await _plain(send, 413, messages.say("serve_too_large", limit=MAX_BODY))
+            await _plain(send, 413, messages.say_in(lang, "serve_too_large", limit=MAX_BODY))
             return
         body = await _read_body(receive)
         if body is None:
-            await _plain(send, 413, messages.say("serve_too_large", limit=MAX_BODY))
+            await _plain(send, 413, messages.say_in(lang, "serve_too_large", limit=MAX_BODY))
             return
         await self.app(scope, _replay(body, receive), send)
 
-    def _refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str] | None:
+    def _refusal(self, scope: Scope, headers: dict[str, str], lang: str) -> tuple[int, str] | None:
         if headers.get("host") not in self.hosts:
-            return 421, messages.say("serve_bad_host", host=headers.get("host", ""))
+            return 421, messages.say_in(lang, "serve_bad_host", host=headers.get("host", ""))
         origin = headers.get("origin")
         if scope["method"] not in SAFE_METHODS and origin is not None and \
                 origin.removeprefix("http://") not in self.hosts:
-            return 403, messages.say("serve_bad_origin", origin=origin)
+            return 403, messages.say_in(lang, "serve_bad_origin", origin=origin)
         return None
 
     def _matches(self, candidate: str | None) -> bool:

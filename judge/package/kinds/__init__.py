@@ -96,9 +96,9 @@ def tampered(sealed: list[tuple[Any, str, Any]]) -> bool:
     return not all(same(_held(module.__dict__.get(name)), was) for module, name, was in sealed)
 
 
-def describe_object(spec: dict[str, Any]) -> str:
+def describe_object(spec: dict[str, Any], lang: str = "en") -> str:
     """One line of plain language for statements and the reports of visible cases."""
-    return OBJECTS[spec["kind"]].describe(spec)
+    return OBJECTS[spec["kind"]].describe(spec, lang)
 
 
 def object_code(spec: dict[str, Any], name: str) -> Code | None:

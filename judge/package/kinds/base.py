@@ -93,6 +93,14 @@ class Checker:
         return value
 
 
+def say_in(lang: str, key: str, **fields: Any) -> str:
+    """:func:`judge.messages.say_in`, imported only when a kind describes itself: a worker builds kinds and never
+    describes one, so the catalogue stays out of its imports (tests/test_footprint.py)."""
+    from judge import messages
+
+    return messages.say_in(lang, key, **fields)
+
+
 def _range(low: float | None, high: float | None, strict_low: bool) -> str:
     if high is None:
         return f"{'>' if strict_low else '>='} {low:g}"
@@ -163,7 +171,8 @@ class ObjectKind:
     def build(self, spec: dict[str, Any]) -> Any:
         raise NotImplementedError
 
-    def describe(self, spec: dict[str, Any]) -> str:
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
+        """One line of plain language in ``lang`` (statements, the reports of visible cases)."""
         raise NotImplementedError
 
     def code(self, spec: dict[str, Any], name: str) -> Code | None:
@@ -199,7 +208,7 @@ class LayerKind:
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         raise NotImplementedError
 
-    def describe(self, spec: dict[str, Any]) -> str:
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
         raise NotImplementedError
 
     def constructor(self, spec: dict[str, Any]) -> str | None:

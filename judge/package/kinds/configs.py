@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any
+from typing import Any, ClassVar
 
-from judge.package.kinds.base import OBJECTS, Checker, Code, ObjectKind, literal
+from judge.package.kinds.base import OBJECTS, Checker, Code, ObjectKind, literal, say_in
 
 OPTIMIZERS: dict[str, tuple[str, ...]] = {
     "sgd": ("lr", "momentum", "nesterov", "weight_decay"),
@@ -61,8 +61,11 @@ class _Config(ObjectKind):
     def build(self, spec: dict[str, Any]) -> dict[str, Any]:
         return copy.deepcopy({k: v for k, v in spec.items() if k != "kind"})
 
-    def describe(self, spec: dict[str, Any]) -> str:
-        return f"{self.name} {json.dumps(self.build(spec), ensure_ascii=False)}"
+    said: ClassVar[str]
+    """the message key that names the config before its JSON"""
+
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
+        return say_in(lang, self.said, config=json.dumps(self.build(spec), ensure_ascii=False))
 
     def code(self, spec: dict[str, Any], name: str) -> Code:
         return Code([f"{name} = {literal(self.build(spec))}"])
@@ -71,6 +74,7 @@ class _Config(ObjectKind):
 @OBJECTS.register
 class Optimizer(_Config):
     name = "optimizer"
+    said = "describe_optimizer"
     fields = frozenset({"name", *(k for keys in OPTIMIZERS.values() for k in keys)})
     summary = "an optimizer config (sgd, adam, adamw), built as a plain dict"
 
@@ -81,6 +85,7 @@ class Optimizer(_Config):
 @OBJECTS.register
 class Training(_Config):
     name = "training"
+    said = "describe_training"
     fields = frozenset({"optimizer", "steps", "clip_max_norm", "warmup_steps"})
     summary = "a training-run config (optimizer, steps, clipping, warmup), built as a plain dict"
 

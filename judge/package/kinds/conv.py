@@ -76,8 +76,8 @@ class Conv2d(LayerKind):
             setattr(layer, part, nn.Parameter(draw_part(spec, part, shape, gen, self.fans(spec))))
         return layer
 
-    def describe(self, spec: dict[str, Any]) -> str:
-        return f"{self._call(spec)}; {describe_parts(spec, ('weight', 'bias'))})"
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
+        return f"{self._call(spec)}; {describe_parts(spec, ('weight', 'bias'), lang=lang)})"
 
     def constructor(self, spec: dict[str, Any]) -> str:
         return f"nn.{self._call(spec)}{bias_argument(spec)})"
@@ -105,7 +105,7 @@ class MaxPool2d(LayerKind):
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         return nn.MaxPool2d(spec["maxpool2d"], spec.get("stride"))
 
-    def describe(self, spec: dict[str, Any]) -> str:
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
         return f"MaxPool2d({spec['maxpool2d']}, stride={spec.get('stride', spec['maxpool2d'])})"
 
     def constructor(self, spec: dict[str, Any]) -> str:
@@ -125,7 +125,7 @@ class Flatten(LayerKind):
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         return nn.Flatten()
 
-    def describe(self, spec: dict[str, Any]) -> str:
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
         return "Flatten()"
 
     def constructor(self, spec: dict[str, Any]) -> str:

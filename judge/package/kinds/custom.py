@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from judge.package.kinds.base import LAYERS, Checker, LayerKind, hide, shown
+from judge.package.kinds.base import LAYERS, Checker, LayerKind, hide, say_in, shown
 from judge.package.kinds.layers import describe_parts, linear_parameters, linear_tensors, validate_linear
 
 BUGS: dict[str, tuple[str, ...]] = {
@@ -64,9 +64,11 @@ class Custom(LayerKind):
         """None: the layer's backward rule is its bug, which written code would have to name (issue 20)."""
         return None
 
-    def describe(self, spec: dict[str, Any]) -> str:
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
         name = {"linear": "CustomLinear", "tanh": "CustomTanh", "sigmoid": "CustomSigmoid"}[spec["custom"]]
         bug = spec.get("bug", "none")
-        inside = f"{spec['linear'][0]}, {spec['linear'][1]}; {describe_parts(spec, ('weight', 'bias'))}; " \
+        inside = f"{spec['linear'][0]}, {spec['linear'][1]}; {describe_parts(spec, ('weight', 'bias'), lang=lang)}; " \
             if spec["custom"] == "linear" else ""
-        return f"{name}({inside}backward {'correct' if bug == 'none' else 'with bug ' + bug})"
+        backward = say_in(lang, "describe_backward_correct") if bug == "none" else say_in(
+            lang, "describe_backward_bug", bug=bug)
+        return f"{name}({inside}{backward})"

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from judge.package.kinds.base import GEN, Checker, literal
+from judge.package.kinds.base import GEN, Checker, literal, say_in
 from judge.package.kinds.lazy import torch
 
 Draw = Callable[[dict[str, Any], list[int], "torch.Generator", int, int], "torch.Tensor"]
@@ -198,9 +198,13 @@ def validate_init(spec: Any, where: str, check: Checker, shape: list[int] | None
     return spec
 
 
-def describe_init(init: dict[str, Any]) -> str:
+def describe_init(init: dict[str, Any], lang: str = "en") -> str:
+    """``kaiming_normal``, ``normal(std=0.5)``: the scheme as the case names it; exact values and PyTorch's default
+    in words of ``lang``."""
     scheme = init["init"]
     if scheme == "values":
-        return f"values {json.dumps(init['values'])}"
+        return say_in(lang, "describe_init_values", values=json.dumps(init["values"]))
+    if scheme == "default":
+        return say_in(lang, "describe_init_default")
     params = ", ".join(f"{k}={init[k]}" for k in ("value", "mean", "std", "low", "high", "gain") if k in init)
     return f"{scheme}({params})" if params else scheme

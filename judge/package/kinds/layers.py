@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from judge.package.kinds.activations import ACTIVATIONS
-from judge.package.kinds.base import LAYERS, Checker, LayerKind
+from judge.package.kinds.base import LAYERS, Checker, LayerKind, say_in
 from judge.package.kinds.inits import (cast_code, describe_init, draw, draw_code, flat_values, size_code,
                                        validate_init)
 from judge.package.kinds.lazy import nn, torch
@@ -74,12 +74,12 @@ def bias_argument(spec: dict[str, Any]) -> str:
 
 
 def describe_parts(spec: dict[str, Any], parts: tuple[str, ...],
-                    defaults: dict[str, dict[str, Any]] | None = None) -> str:
+                    defaults: dict[str, dict[str, Any]] | None = None, lang: str = "en") -> str:
     """``weight kaiming_normal, bias zeros``; a part whose default is not PyTorch's fan-based one is described as
     what it draws (BatchNorm's weight: ``constant(value=1.0)``); a bias the layer is built without, ``no bias``."""
     defaults = defaults or {}
-    return ", ".join("no bias" if spec.get(part) is False else
-                     f"{part} {describe_init(_init(spec, part, defaults.get(part, DEFAULT)))}" for part in parts)
+    return ", ".join(say_in(lang, "describe_no_bias") if spec.get(part) is False else
+                     f"{part} {describe_init(_init(spec, part, defaults.get(part, DEFAULT)), lang)}" for part in parts)
 
 
 def validate_linear(spec: dict[str, Any], where: str, check: Checker) -> None:
@@ -128,9 +128,9 @@ class Linear(LayerKind):
             layer.bias = nn.Parameter(bias)
         return layer
 
-    def describe(self, spec: dict[str, Any]) -> str:
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
         fan_in, fan_out = spec["linear"]
-        return f"Linear({fan_in}, {fan_out}; {describe_parts(spec, ('weight', 'bias'))})"
+        return f"Linear({fan_in}, {fan_out}; {describe_parts(spec, ('weight', 'bias'), lang=lang)})"
 
     def constructor(self, spec: dict[str, Any]) -> str:
         return "nn.Linear({}, {}{})".format(*spec["linear"], bias_argument(spec))
@@ -165,7 +165,7 @@ class Act(LayerKind):
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         return ACTIVATIONS[spec["act"]].build(spec)
 
-    def describe(self, spec: dict[str, Any]) -> str:
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
         return ACTIVATIONS[spec["act"]].describe(spec)
 
     def constructor(self, spec: dict[str, Any]) -> str:
@@ -220,10 +220,10 @@ class _Norm(LayerKind):
                 for line in part_code(spec, part, shape, at, (shape[-1],) * 2, self.DEFAULTS[part],
                                       self.DEFAULTS[part])]
 
-    def describe_affine(self, spec: dict[str, Any]) -> str:
+    def describe_affine(self, spec: dict[str, Any], lang: str = "en") -> str:
         """``; weight ..., bias ...`` as the layer draws them, with the keyword where it has none."""
         switched = "" if self.has_affine(spec) else f", {self.AFFINE}=False"
-        return f"{switched}; {describe_parts(spec, self.parts(spec), self.DEFAULTS)}".rstrip("; ")
+        return f"{switched}; {describe_parts(spec, self.parts(spec), self.DEFAULTS, lang)}".rstrip("; ")
 
     def affine_argument(self, spec: dict[str, Any]) -> str:
         return "" if self.has_affine(spec) else f", {self.AFFINE}=False"
@@ -260,9 +260,9 @@ class BatchNorm1d(_Norm):
             getattr(layer, part).copy_(draw_part(spec, part, shape, gen, fans, self.DEFAULTS[part]))
         return layer
 
-    def describe(self, spec: dict[str, Any]) -> str:
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
         return (f"BatchNorm1d({spec['batchnorm1d']}, eps={spec.get('eps', 1e-5)}, "
-                f"momentum={spec.get('momentum', 0.1)}{self.describe_affine(spec)})")
+                f"momentum={spec.get('momentum', 0.1)}{self.describe_affine(spec, lang)})")
 
     def constructor(self, spec: dict[str, Any]) -> str:
         return (f"nn.BatchNorm1d({spec['batchnorm1d']}, eps={spec.get('eps', 1e-5)!r}, "
@@ -292,8 +292,8 @@ class LayerNorm(_Norm):
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         return self.affine(nn.LayerNorm(self.shape(spec), spec.get("eps", 1e-5), self.has_affine(spec)), spec, gen)
 
-    def describe(self, spec: dict[str, Any]) -> str:
-        return f"LayerNorm({spec['layernorm']}, eps={spec.get('eps', 1e-5)}{self.describe_affine(spec)})"
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
+        return f"LayerNorm({spec['layernorm']}, eps={spec.get('eps', 1e-5)}{self.describe_affine(spec, lang)})"
 
     def constructor(self, spec: dict[str, Any]) -> str:
         return f"nn.LayerNorm({self.shape(spec)!r}, eps={spec.get('eps', 1e-5)!r}{self.affine_argument(spec)})"
@@ -310,7 +310,7 @@ class Dropout(LayerKind):
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         return nn.Dropout(spec["dropout"])
 
-    def describe(self, spec: dict[str, Any]) -> str:
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
         return f"Dropout({spec['dropout']})"
 
     def constructor(self, spec: dict[str, Any]) -> str:

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from typing import Any, Callable, ClassVar
 
 from judge.package.kinds import state
-from judge.package.kinds.base import LAYERS, OBJECTS, Checker, Code, ObjectKind, hide, seeded_code, shown
+from judge.package.kinds.base import LAYERS, OBJECTS, Checker, Code, ObjectKind, hide, say_in, seeded_code, shown
 from judge.package.kinds.layers import kind_of, validate_layer
 from judge.package.kinds.lazy import nn, torch
 
@@ -53,8 +53,8 @@ def _sequential(layers: list[dict[str, Any]], gen: torch.Generator) -> nn.Sequen
     return nn.Sequential(*(kind_of(s).build(s, gen) for s in layers))
 
 
-def _describe_sequential(layers: list[dict[str, Any]]) -> str:
-    return "nn.Sequential(" + ", ".join(kind_of(s).describe(s) for s in layers) + ")"
+def _describe_sequential(layers: list[dict[str, Any]], lang: str) -> str:
+    return "nn.Sequential(" + ", ".join(kind_of(s).describe(s, lang) for s in layers) + ")"
 
 
 def _sequential_code(layers: list[dict[str, Any]], pad: str = "") -> str | None:
@@ -118,8 +118,9 @@ class _Model(ObjectKind):
         gen = torch.Generator().manual_seed(spec["seed"])
         return state.apply_state(self.build_layout(spec, gen), spec, gen)
 
-    def describe(self, spec: dict[str, Any]) -> str:
-        return f"{self.describe_layout(spec)}, seed {spec['seed']}{state.describe_state(spec)}"
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
+        return say_in(lang, "describe_model", layout=self.describe_layout(spec, lang), seed=spec["seed"],
+                      state=state.describe_state(spec, lang))
 
     def code(self, spec: dict[str, Any], name: str) -> Code | None:
         """The constructors, then every value drawn into them (under ``torch.no_grad()``), then the state."""
@@ -147,7 +148,7 @@ class _Model(ObjectKind):
     def build_layout(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         raise NotImplementedError
 
-    def describe_layout(self, spec: dict[str, Any]) -> str:
+    def describe_layout(self, spec: dict[str, Any], lang: str) -> str:
         raise NotImplementedError
 
     def layout_code(self, spec: dict[str, Any], name: str) -> tuple[str, list[str], set[str]] | None:
@@ -171,8 +172,8 @@ class MLP(_Model):
     def build_layout(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         return _sequential(spec["layers"], gen)
 
-    def describe_layout(self, spec: dict[str, Any]) -> str:
-        return _describe_sequential(spec["layers"])
+    def describe_layout(self, spec: dict[str, Any], lang: str) -> str:
+        return _describe_sequential(spec["layers"], lang)
 
     def layout_code(self, spec: dict[str, Any], name: str) -> tuple[str, list[str], set[str]] | None:
         made = _sequential_code(spec["layers"])
@@ -211,9 +212,9 @@ class Net(_Model):
             blocks[block["name"]] = Residual(body) if block.get("residual") else body
         return nn.Sequential(blocks)
 
-    def describe_layout(self, spec: dict[str, Any]) -> str:
-        parts = [f"{b['name']}: " + (f"Residual(x + {_describe_sequential(b['layers'])})" if b.get("residual")
-                                     else _describe_sequential(b["layers"])) for b in spec["blocks"]]
+    def describe_layout(self, spec: dict[str, Any], lang: str) -> str:
+        parts = [f"{b['name']}: " + (f"Residual(x + {_describe_sequential(b['layers'], lang)})" if b.get("residual")
+                                     else _describe_sequential(b["layers"], lang)) for b in spec["blocks"]]
         return "nn.Sequential(" + ", ".join(parts) + ")"
 
     def layout_code(self, spec: dict[str, Any], name: str) -> tuple[str, list[str], set[str]] | None:
@@ -289,15 +290,17 @@ class BranchedModel(_Model):
                              for key, _, values in self.WIRING}} for head in spec["heads"]]
         return {**spec, "heads": heads}
 
-    def describe_layout(self, spec: dict[str, Any]) -> str:
+    def describe_layout(self, spec: dict[str, Any], lang: str) -> str:
         heads = []
         for head in spec["heads"]:
-            notes = [note for flag, note in (
-                (head.get("input") == "detach", "input detached"), (head.get("output") == "detach", "output detached"),
-                ("scale" in head, f"scaled by {head.get('scale')}"), (not head.get("used", True), "unused")) if flag]
+            notes = [say_in(lang, key, **fields) for flag, key, fields in (
+                (head.get("input") == "detach", "describe_input_detached", {}),
+                (head.get("output") == "detach", "describe_output_detached", {}),
+                ("scale" in head, "describe_scaled", {"scale": head.get("scale")}),
+                (not head.get("used", True), "describe_unused", {})) if flag]
             heads.append(f"{head['name']}{' (' + ', '.join(notes) + ')' if notes else ''}: "
-                         f"{_describe_sequential(head['layers'])}")
-        return f"Branched(trunk: {_describe_sequential(spec['trunk'])}; heads {'; '.join(heads)})"
+                         f"{_describe_sequential(head['layers'], lang)}")
+        return f"Branched(trunk: {_describe_sequential(spec['trunk'], lang)}; heads {'; '.join(heads)})"
 
     def layout_code(self, spec: dict[str, Any], name: str) -> tuple[str, list[str], set[str]] | None:
         trunk = _sequential_code(spec["trunk"], "    ")

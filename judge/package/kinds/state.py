@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from judge.package.kinds.base import Checker
+from judge.package.kinds.base import Checker, say_in
 from judge.package.kinds.inits import cast_code, describe_init, draw, draw_code, validate_init
 from judge.package.kinds.lazy import nn, torch
 
@@ -83,19 +83,21 @@ def state_code(spec: dict[str, Any], name: str) -> list[str]:
     return lines + ([f"{name}.eval()"] if spec.get("mode", "train") == "eval" else [])
 
 
-def describe_state(spec: dict[str, Any]) -> str:
-    """What the model arrives with, after its structure; empty when nothing departs from a fresh model."""
+def describe_state(spec: dict[str, Any], lang: str = "en") -> str:
+    """What the model arrives with, after its structure, in ``lang``; empty when nothing departs from a fresh
+    model."""
     text = ""
     stale = spec.get("stale_grad")
     if stale is not None:
         init = {k: v for k, v in stale.items() if k not in ("inject", "none")}
-        text += f"; every .grad already holds {describe_init(init)} from an earlier backward pass"
+        text += say_in(lang, "describe_stale_grad", init=describe_init(init, lang))
         for entry in stale.get("inject", []):
-            text += f", with {entry['param']}.grad[{entry['index']}] = {entry['value']} (flat index)"
+            text += say_in(lang, "describe_stale_inject", param=entry["param"], index=entry["index"],
+                           value=entry["value"])
         if stale.get("none"):
-            text += f"; .grad is None for {', '.join(stale['none'])}"
+            text += say_in(lang, "describe_grad_none", names=", ".join(stale["none"]))
     if spec.get("frozen"):
-        text += f"; frozen (requires_grad=False): {', '.join(spec['frozen'])}"
+        text += say_in(lang, "describe_frozen", names=", ".join(spec["frozen"]))
     if "mode" in spec:
-        text += f"; in {spec['mode']} mode"
+        text += say_in(lang, "describe_mode", mode=spec["mode"])
     return text

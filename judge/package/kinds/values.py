@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from judge.package.kinds.base import GEN, OBJECTS, Checker, Code, ObjectKind, literal, seeded_code
+from judge.package.kinds.base import GEN, OBJECTS, Checker, Code, ObjectKind, literal, say_in, seeded_code
 from judge.package.kinds.inits import (SCHEMES, cast_code, describe_init, draw, draw_code, flat_values, size_code,
                                        validate_init)
 from judge.package.kinds.lazy import torch
@@ -38,10 +38,11 @@ class Tensor(ObjectKind):
         gen = torch.Generator().manual_seed(spec["seed"])
         return draw(spec, list(spec["shape"]), gen).to(getattr(torch, spec.get("dtype", "float32")))
 
-    def describe(self, spec: dict[str, Any]) -> str:
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
         shape = "×".join(str(d) for d in spec["shape"])
         dtype = f" {spec['dtype']}" if "dtype" in spec else ""
-        return f"tensor {shape}{dtype}, {describe_init(spec)}, seed {spec['seed']}"
+        return say_in(lang, "describe_tensor", shape=shape, dtype=dtype, init=describe_init(spec, lang),
+                      seed=spec["seed"])
 
     def code(self, spec: dict[str, Any], name: str) -> Code:
         to = ".float()" if spec.get("dtype", "float32") == "float32" else f".to(torch.{spec['dtype']})"
@@ -72,11 +73,10 @@ class Labels(ObjectKind):
         gen = torch.Generator().manual_seed(spec["seed"])
         return torch.randint(spec["num_classes"], (spec["n"],), generator=gen, dtype=torch.int64)
 
-    def describe(self, spec: dict[str, Any]) -> str:
+    def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
         if "values" in spec:
-            return f"labels {spec['values']}"
-        top = spec["num_classes"] - 1
-        return f"labels: {spec['n']} class indices drawn uniformly from 0..{top}, seed {spec['seed']}"
+            return say_in(lang, "describe_labels", values=spec["values"])
+        return say_in(lang, "describe_labels_drawn", n=spec["n"], top=spec["num_classes"] - 1, seed=spec["seed"])
 
     def code(self, spec: dict[str, Any], name: str) -> Code:
         if "values" in spec:

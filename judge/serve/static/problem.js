@@ -49,8 +49,8 @@
     return el;
   }
 
-  function post(path, body, extra) {
-    return fetch(path, Object.assign({
+  function post(path, body, extra) {  // ?lang=: the page's language, in which the site says what it refuses
+    return fetch(`${path}?lang=${lang}`, Object.assign({
       method: "POST", body: JSON.stringify(body),
       headers: { "Content-Type": "application/json", "X-Judge-Token": token },
     }, extra || {}));
@@ -80,7 +80,7 @@
   function showLanguage(chosen) {
     lang = chosen;
     document.documentElement.lang = chosen;
-    document.querySelectorAll(".statement-text").forEach((el) => { el.hidden = el.lang !== chosen; });
+    document.querySelectorAll(".statement-text, .in-lang").forEach((el) => { el.hidden = el.lang !== chosen; });
     document.querySelectorAll("button.lang").forEach((b) => b.classList.toggle("active", b.dataset.lang === chosen));
     applyLabels(document);
     document.querySelectorAll("a.keeps-lang").forEach((a) => {  // the list and history pages, in this language
