@@ -301,14 +301,11 @@ def _uncached_block(path: str) -> int:
 
 
 @root_only
-@pytest.mark.xfail(strict=True, reason="open (issue 29, docs/security.md): a worker reads its own /proc entry and "
-                   "getrusage; closing both passed all four runs of this test, but also blinds the memory scanners "
-                   "of tests/test_intake.py and tests/adversarial, which must then find their regions another way")
 @pytest.mark.parametrize("reader", ["read_bits", "read_bits_by_faults"])
 @pytest.mark.parametrize("cap", ["L2", "L1"])
 def test_no_bit_passes_through_the_page_cache_without_timing(cap, reader, toy_root, tmp_path):
-    """Red team rt8: the filter refuses mincore, fadvise, readahead and RWF_NOWAIT
-    reads, but a worker still reads exactly, without timing, which pages of a file are cached: fault-around maps the
+    """Red team rt8: the filter refused mincore, fadvise, readahead and RWF_NOWAIT
+    reads, but a worker still read exactly, without timing, which pages of a file are cached: fault-around maps the
     cached pages of a 64 KiB block when one of its pages is touched, and /proc/self/pagemap says which were mapped.
     A writer touches 14 pages of an uncached block of libpython3*.a chosen here; a reader graded after it by the
     same warm process answers wrongly when it reads those 14 bits back: through pagemap (``read_bits``), or by the

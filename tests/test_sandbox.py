@@ -121,6 +121,7 @@ from judge.worker import landlock, privileges
 scratch, secret, judge_file = sys.argv[1:4]
 secrets = landlock.Secrets(kept=(os.path.dirname(secret),), around=("/tmp",))
 privileges.drop_all()
+status = dict(line.split(":", 1) for line in open("/proc/self/status").read().splitlines())  # unreadable once restricted
 landlock.restrict(landlock.rules(landlock.readable(secrets), scratch), secrets)
 def can(action):
     try:
@@ -128,13 +129,15 @@ def can(action):
         return True
     except OSError:
         return False
-status = dict(line.split(":", 1) for line in open("/proc/self/status").read().splitlines())
 print(json.dumps({
     "read secret": can(lambda: open(secret).read()),
     "write judge": can(lambda: open(judge_file, "a").close()),
     "parent environ": can(lambda: open(f"/proc/{os.getppid()}/environ").read()),
     "write scratch": can(lambda: open(os.path.join(scratch, "x"), "w").write("x")),
     "import stdlib": can(lambda: __import__("email.mime.text")),
+    "own maps": can(lambda: open("/proc/self/maps").read()),
+    "own pagemap, stat, status, smaps": [can(lambda: open(f"/proc/self/{name}", "rb").read(8))
+                                         for name in ("pagemap", "stat", "status", "smaps", "numa_maps", "io")],
     "capabilities": [int(status[k], 16) for k in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")],
 }))
 """
@@ -152,7 +155,8 @@ def test_a_restricted_process_reads_no_secret_writes_only_its_scratch_and_has_no
     assert child.returncode == 0, child.stderr
     facts = json.loads(child.stdout)
     assert facts == {"read secret": False, "write judge": False, "parent environ": False, "write scratch": True,
-                     "import stdlib": True, "capabilities": [0, 0, 0, 0 if os.geteuid() == 0 else facts["capabilities"][3], 0]}
+                     "import stdlib": True, "own maps": True, "own pagemap, stat, status, smaps": [False] * 6,
+                     "capabilities": [0, 0, 0, 0 if os.geteuid() == 0 else facts["capabilities"][3], 0]}
 
 
 def test_scratch_directories_of_a_killed_judge_are_removed_and_a_live_ones_kept(tmp_path, monkeypatch):

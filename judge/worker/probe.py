@@ -277,7 +277,7 @@ def channels(device: str = "cpu") -> list[Layer]:
         [messages.say("channel_folders_bwrap")] if found.bwrap and not found.landlock else [])
     closed = {"channel_ipc": len(ipc_how) > bool(found.bwrap), "channel_folders": bool(found.landlock or
                                                                                    found.private_mounts),
-              "channel_page_cache": False}  # open: timing, /proc/self/pagemap and fault counts (docs/security.md)
+              "channel_page_cache": False}  # its timing stays open (docs/security.md)
     shown = [("channel_ipc", ipc_how), ("channel_sockets", sockets),
              ("channel_keyrings", [messages.say("channel_keyrings_filter")] if found.seccomp else []),
              ("channel_folders", folders), ("channel_scratch", [messages.say("channel_scratch_fresh")]),
