@@ -38,7 +38,7 @@ class Custom(LayerKind):
         if kind == "linear":
             validate_linear(spec, where, check)
             if bug == "input_grad_transposed" and spec["linear"][0] != spec["linear"][1]:
-                check.fail(f"{where}.linear", "a square layer (the bug transposes the weight)")
+                check.fail(f"{where}.linear", "expect_square")
         else:
             check.fields(spec, {"custom", "bug"}, where)
 

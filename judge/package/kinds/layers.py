@@ -181,7 +181,7 @@ class BatchNorm1d(_Norm):
         positive = var["init"] == "default" or var["init"] in ("constant", "values") and all(
             v > 0 for v in flat_values(var)) or var["init"] == "uniform" and var.get("low", -1.0) > 0
         if not positive:
-            check.fail(f"{where}.running_var", "positive variances: a constant, values or uniform init above 0")
+            check.fail(f"{where}.running_var", "expect_positive_variances")
 
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         layer = self.affine(nn.BatchNorm1d(spec["batchnorm1d"], spec.get("eps", 1e-5), spec.get("momentum", 0.1)),
@@ -259,9 +259,9 @@ def kind_of(spec: dict[str, Any]) -> LayerKind:
 
 
 def validate_layer(spec: Any, where: str, check: Checker) -> None:
-    check.type(spec, dict, where, "a layer object like {\"linear\": [4, 3]} or {\"act\": \"relu\"}")
+    check.type(spec, dict, where, "expect_layer_object")
     if len(_keys(spec)) != 1:
-        check.fail(where, "a layer with exactly one of " + ", ".join(f'"{k}"' for k in LAYERS.names()))
+        check.fail(where, "expect_one_layer_key", names=", ".join(f'"{k}"' for k in LAYERS.names()))
     kind = kind_of(spec)
     check.fields(spec, {kind.key, *kind.fields}, where)
     kind.validate(spec, where, check)
