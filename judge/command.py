@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
+from judge import messages
 from judge.errors import BadInput
 
 Handler = Callable[[argparse.Namespace], int]
@@ -25,6 +26,20 @@ def add_command(sub: Any, name: str, handler: Handler, help_text: str) -> argpar
     parser = sub.add_parser(name, help=help_text, description=help_text)
     parser.set_defaults(handler=handler)
     return parser
+
+
+def positive(key: str) -> Callable[[str], int]:
+    """An argparse ``type`` for an option that counts things (``--jobs``, ``--max``): a whole number of at least 1,
+    or the usage line that message ``key`` of the catalogue says (exit 2, as argparse's own errors)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise argparse.ArgumentTypeError(messages.say(key, value=text))
+        return value
+    return parse
 
 
 def write_output(text: str, output: Path | None) -> None:

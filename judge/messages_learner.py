@@ -90,7 +90,7 @@ LEARNER: dict[str, str] = {
     "describe_backward_correct": "backward correct", "describe_backward_bug": "backward with bug {bug}",
     "describe_input_detached": "input detached", "describe_output_detached": "output detached",
     "describe_scaled": "scaled by {scale}", "describe_unused": "unused",
-    "describe_init_values": "values {values}", "describe_init_default": "default",
+    "describe_init_values": "values {values}", "describe_init_default": "default", "describe_no_bias": "no bias",
     # where a difference is (judge.judging.compare.field_in) and what a value of the wrong type is, in a report's
     # language; in English, the field as compare writes it
     "field_item": "{item} {n}", "field_length": "length", "field_keys": "keys", "field_result": "result",

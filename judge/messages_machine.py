@@ -86,7 +86,7 @@ MACHINE: dict[str, str] = {
     "channel_descriptors_closed": "a worker keeps only its own pipes; it reads the submission's sealed memfd and closes it",
     "channel_page_cache": "the kernel's page cache (which pages of a shared file are cached)",
     "channel_page_cache_filter": "the seccomp filter refuses mincore, cachestat, fadvise, readahead, RWF_NOWAIT reads and MADV_PAGEOUT",
-    "channel_page_cache_timing": "how long a read takes still tells a cached page from one on disk: a timing channel no level closes",
+    "channel_page_cache_open": "how long a read takes, and the worker's own /proc entry (pagemap) and getrusage's fault counts, still tell a cached page from one on disk: open at every level",
     "channel_locks": "locks, leases and watches on a file two workers read",
     "channel_locks_filter": "the seccomp filter refuses flock, fcntl's lock, lease and notify commands, inotify and fanotify",
     "channel_open": "open at this level",

@@ -15,7 +15,7 @@ from judge.author.mutation.variants import Change, build
 from judge.author.reference import load_reference
 from judge.errors import BadInput
 from judge.package.cases import parse_case
-from judge.package.domain import broken, parameters
+from judge.package.domain import _reach, broken, parameters
 from judge.package.problem import available, find_problem, load_problem
 from tests.support.cli import REPO
 
@@ -50,6 +50,27 @@ def test_a_list_entry_is_reached_by_its_index(first, breaks):
     raw = copy.deepcopy(case.raw)
     raw["calls"][index]["args"][0]["grad_norm"][0] = first
     assert bool(broken(problem.domain, raw)) is breaks
+
+
+@pytest.mark.parametrize("key, given, reached", [
+    ("*.loss", [{"loss": 1.0}, {"loss": None}, {"grad_norm": 2.0}, {"loss": -2.0}], [1.0, None, -2.0]),
+    ("*", {"a": 1, "b": [2]}, [1, [2]]),
+    ("1.*", [[0], [1, 2]], [1, 2]),
+    ("*", 3, []),
+    ("*.loss", [], []),
+])
+def test_a_star_reaches_each_item_of_a_list_or_dict(key, given, reached):
+    assert _reach(given, tuple(key.split("."))) == reached
+
+
+@pytest.mark.parametrize("loss, breaks", [(-0.5, True), (0.0, True), (None, False), (0.25, False)])
+def test_every_record_of_a_log_is_held_through_a_star(loss, breaks):
+    problem = find_problem("training-log-doctor")  # summarize(log): losses positive, or None when not finite
+    case = next(c for c in problem.cases if c.id == "hidden/06-two-records")
+    raw = copy.deepcopy(case.raw)
+    raw["calls"][0]["args"][0][-1]["loss"] = loss  # the last record: no rule names it by its index
+    found = broken(problem.domain, raw)
+    assert [(i, r.where, v) for i, r, v in found] == ([(0, "summarize(log).*.loss", loss)] if breaks else [])
 
 
 def test_an_object_argument_is_held_through_its_specification(tmp_path):

@@ -383,10 +383,12 @@ def test_a_forked_worker_is_confined_like_a_fresh_one_and_starts_clean(toy_root,
     (["grade", SLUG, "SUBMISSIONS", "--out", "OUT", "--shard", " 1/2"], "--shard wants K/N"),
     (["grade", SLUG, "SUBMISSIONS", "--out", "OUT", "--shard", "auto"], "--shard auto needs --shards N"),
     (["grade", SLUG, "SUBMISSIONS", "--out", "OUT", "--shard", "auto", "--shards", "08"], "--shards wants"),
-    (["grade", SLUG, "SUBMISSIONS", "--out", "OUT", "--jobs", "0"], "--jobs wants a positive number"),
+    (["grade", SLUG, "SUBMISSIONS", "--out", "OUT", "--jobs", "0"], "argument --jobs: wants a positive number"),
+    (["verify", SLUG, "--jobs", "-1"], "argument --jobs: wants a positive number"),
+    (["mutate", SLUG, "--max", "two"], "argument --max: wants a positive number of mutants, not two"),
     (["grade", "no-such-problem", "SUBMISSIONS", "--out", "OUT"], "unknown problem"),
     (["merge", "SUBMISSIONS", "--out", "OUT"], "holds no summary.json"),
-], ids=["missing-folder", "bad-shard", "bad-shard-space", "auto-without-count", "bad-count", "bad-jobs", "unknown-problem", "merge-not-graded"])
+], ids=["missing-folder", "bad-shard", "bad-shard-space", "auto-without-count", "bad-count", "bad-jobs", "verify-bad-jobs", "mutate-bad-max", "unknown-problem", "merge-not-graded"])
 def test_bad_input_is_one_line_and_exit_2(toy_root, tmp_path, args, message):
     (tmp_path / "submissions").mkdir()
     (tmp_path / "submissions" / "a.py").write_text(REFERENCE_SOURCE)

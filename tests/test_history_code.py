@@ -119,3 +119,36 @@ def test_a_file_an_older_judge_relabelled_is_migrated_again_and_a_newer_ones_lef
     assert len(history.attempts(SLUG)) == 2
     with sqlite3.connect(home / "history.sqlite3") as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == history.SCHEMA_VERSION + 1
+
+
+def _one_attempt(home) -> None:
+    history.record(history.Attempt(at="2026-01-01T00:00:00+00:00", problem=SLUG, mode="run", verdict="accepted",
+                                   passed=1, total=1, cpu_s=0.0, wall_s=1.0, code_sha256="ab", source="mine.py",
+                                   code="class Solution: pass\n"))
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]], ids=["plain", "force"])
+def test_restore_over_a_fifo_is_one_line_of_bad_input_not_a_hang(force, home, tmp_path):
+    """Red team rt8: ``--restore 1 FIFO`` opened the FIFO for writing and waited for a reader for ever."""
+    import os
+    import subprocess
+    _one_attempt(home)
+    fifo = tmp_path / "mine.py"
+    os.mkfifo(fifo)
+    try:
+        result = run_judge(["history", SLUG, "--restore", "1", str(fifo), *force], None, timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail("judge history --restore hangs on a FIFO")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+
+
+def test_restore_never_writes_through_a_linked_folder(home, tmp_path):
+    """Red team rt8: only FILE's last component is checked (``O_NOFOLLOW``); a symbolic link to a folder
+    earlier in the path is followed, so ``linked/mine.py`` writes into the link's target."""
+    _one_attempt(home)
+    target = tmp_path / "elsewhere"
+    target.mkdir()
+    (tmp_path / "linked").symlink_to(target)
+    result = run_judge(["history", SLUG, "--restore", "1", str(tmp_path / "linked" / "mine.py")], None, timeout=60)
+    assert not (target / "mine.py").exists(), "judge history --restore wrote through a linked folder"
+    assert result.returncode == 2 and "symbolic link" in result.stderr, result.stderr

@@ -153,6 +153,15 @@ CHANGES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
      _with(MLP, layers=[{"layernorm": 3, "weight": {"init": "constant", "value": 2.0}}])),
     ("conv2d value", _with(MLP, layers=[{"conv2d": [1, 2, 3]}]),
      _with(MLP, layers=[{"conv2d": [1, 2, 3], "bias": {"init": "zeros"}}])),
+    ("prelu slope", _with(MLP, layers=[{"act": "prelu"}]), _with(MLP, layers=[{"act": "prelu", "slope": 0.5}])),
+    ("batchnorm1d without affine", _with(MLP, layers=[{"batchnorm1d": 3}]),
+     _with(MLP, layers=[{"batchnorm1d": 3, "affine": False}])),
+    ("layernorm without affine", _with(MLP, layers=[{"layernorm": 3}]),
+     _with(MLP, layers=[{"layernorm": 3, "affine": False}])),
+    ("linear without bias", _with(MLP, layers=[{"linear": [3, 4], "bias": {"init": "zeros"}}]),
+     _with(MLP, layers=[{"linear": [3, 4], "bias": False}])),
+    ("conv2d without bias", _with(MLP, layers=[{"conv2d": [1, 2, 3], "bias": {"init": "zeros"}}]),
+     _with(MLP, layers=[{"conv2d": [1, 2, 3], "bias": False}])),
     ("net residual", {"kind": "net", "seed": 1, "blocks": [{"name": "a", "layers": [{"linear": [2, 2]}]}]},
      {"kind": "net", "seed": 1, "blocks": [{"name": "a", "layers": [{"linear": [2, 2]}], "residual": True}]}),
     ("branched wiring", {"kind": "branched", "seed": 1, "trunk": [{"linear": [2, 2]}],
@@ -188,10 +197,22 @@ BAD: list[tuple[dict[str, Any], str]] = [
     (_with(MLP, layers=[{"linear": [3, 4], "weight": {"init": "he"}}]), "objects.obj.layers[0].weight.init"),
     (_with(MLP, layers=[{"act": "swish"}]), "objects.obj.layers[0].act"),
     (_with(MLP, layers=[{"act": "relu", "negative_slope": 0.1}]), "objects.obj.layers[0].negative_slope"),
+    (_with(MLP, layers=[{"act": "hardtanh", "min_val": 1.0}]), "objects.obj.layers[0].max_val"),
+    (_with(MLP, layers=[{"act": "hardtanh", "min_val": -2.0, "max_val": -2.0}]), "objects.obj.layers[0].max_val"),
+    (_with(MLP, layers=[{"act": "relu6", "max_val": 5.0}]), "objects.obj.layers[0].max_val"),
+    (_with(MLP, layers=[{"act": "prelu", "num_parameters": 0}]), "objects.obj.layers[0].num_parameters"),
+    (_with(MLP, layers=[{"act": "prelu", "num_parameters": 2.0}]), "objects.obj.layers[0].num_parameters"),
+    (_with(MLP, layers=[{"act": "prelu", "slope": "0.1"}]), "objects.obj.layers[0].slope"),
+    (_with(MLP, layers=[{"act": "prelu"}], frozen=["0.bias"]), "objects.obj.frozen[0]"),
     (_with(MLP, layers=[{"linear": [2, 2], "act": "relu"}]), "objects.obj.layers[0]"),
     (_with(MLP, layers=[{"batchnorm1d": 4, "running_var": {"init": "normal"}}]), "objects.obj.layers[0].running_var"),
     (_with(MLP, layers=[{"batchnorm1d": 0}]), "objects.obj.layers[0].batchnorm1d"),
     (_with(MLP, layers=[{"layernorm": [0]}]), "objects.obj.layers[0].layernorm"),
+    (_with(MLP, layers=[{"layernorm": 3, "affine": 0}]), "objects.obj.layers[0].affine"),
+    (_with(MLP, layers=[{"layernorm": 3, "affine": False, "bias": {"init": "zeros"}}]), "objects.obj.layers[0].bias"),
+    (_with(MLP, layers=[{"batchnorm1d": 3, "affine": False, "weight": {"init": "zeros"}}]),
+     "objects.obj.layers[0].weight"),
+    (_with(MLP, layers=[{"batchnorm1d": 3, "affine": False}], frozen=["0.weight"]), "objects.obj.frozen[0]"),
     (_with(MLP, layers=[{"dropout": 1.5}]), "objects.obj.layers[0].dropout"),
     (_with(MLP, layers=[{"conv2d": [1, 2]}]), "objects.obj.layers[0].conv2d"),
     (_with(MLP, layers=[{"conv2d": [1, 2, [3]]}]), "objects.obj.layers[0].conv2d[2]"),
@@ -200,6 +221,11 @@ BAD: list[tuple[dict[str, Any], str]] = [
     (_with(MLP, layers=[{"conv2d": [1, 2, 3], "padding": [-1, 0]}]), "objects.obj.layers[0].padding"),
     (_with(MLP, layers=[{"conv2d": [1, 2, 3], "weight": {"init": "values", "values": [1.0]}}]),
      "objects.obj.layers[0].weight.values"),
+    (_with(MLP, layers=[{"linear": [3, 4], "bias": True}]), "objects.obj.layers[0].bias"),
+    (_with(MLP, layers=[{"linear": [3, 4], "bias": None}]), "objects.obj.layers[0].bias"),
+    (_with(MLP, layers=[{"conv2d": [1, 2, 3], "bias": "none"}]), "objects.obj.layers[0].bias"),
+    (_with(MLP, layers=[{"linear": [3, 4], "bias": False}], frozen=["0.bias"]), "objects.obj.frozen[0]"),
+    (_with(MLP, layers=[{"custom": "linear", "linear": [2, 2], "bias": False}]), "objects.obj.layers[0].bias"),
     (_with(MLP, layers=[{"maxpool2d": 2, "stride": 0}]), "objects.obj.layers[0].stride"),
     (_with(MLP, layers=[{"flatten": 1}]), "objects.obj.layers[0].flatten"),
     (_with(MLP, layers=[{"custom": "relu"}]), "objects.obj.layers[0].custom"),
@@ -305,6 +331,16 @@ def test_batchnorm_buffers_and_defaults():
     assert bn.running_mean.dtype == torch.float32
 
 
+def test_norm_layers_build_without_affine_parameters_and_draw_their_buffers_as_with_them():
+    running = {"running_mean": {"init": "normal"}, "running_var": {"init": "uniform", "low": 0.5, "high": 2.0}}
+    bn, ln = _build(_with(MLP, layers=[{"batchnorm1d": 3, "affine": False, **running},
+                                       {"layernorm": 3, "affine": False}]))
+    assert bn.weight is None and bn.bias is None and not bn.affine and ln.weight is None and not ln.elementwise_affine
+    with_affine = _build(_with(MLP, layers=[{"batchnorm1d": 3, **running}]))[0]
+    assert torch.equal(bn.running_mean, with_affine.running_mean)  # the default affine parameters draw nothing
+    assert torch.equal(bn.running_var, with_affine.running_var)
+
+
 def test_conv_default_init_uses_the_kernel_in_its_fans():
     conv = _build(_with(MLP, layers=[{"conv2d": [4, 8, 3]}]))[0]
     bound = 1 / math.sqrt(4 * 3 * 3)
@@ -321,6 +357,19 @@ def test_conv_builds_rectangular_kernels_strides_and_paddings_as_nn_conv2d_takes
     assert conv(torch.zeros(1, 2, 4, 6)).shape == (1, 3, 4, 3)
     square = _build(_with(MLP, layers=[{"conv2d": [2, 3, 3]}]))[0]
     assert square.kernel_size == (3, 3) and square.stride == (1, 1) and square.padding == (0, 0)
+
+
+def test_linear_and_conv_layers_build_without_a_bias_and_draw_the_weight_as_with_one():
+    """``"bias": false`` is ``bias=False``: no bias parameter (``.bias`` is None), the weight drawn first as
+    always, and the next layer's draws start where the missing bias would have drawn nothing."""
+    plain = _build(_with(MLP, layers=[{"linear": [3, 4]}, {"conv2d": [1, 2, 3]}]))
+    bare = _build(_with(MLP, layers=[{"linear": [3, 4], "bias": False}, {"conv2d": [1, 2, 3], "bias": False}]))
+    assert bare[0].bias is None and bare[1].bias is None
+    assert [n for n, _ in bare.named_parameters()] == ["0.weight", "1.weight"]
+    assert torch.equal(bare[0].weight, plain[0].weight)
+    assert not torch.equal(bare[1].weight, plain[1].weight)  # drawn after 4 bias values fewer
+    x = torch.randn(2, 3)
+    assert torch.equal(bare[0](x), x @ bare[0].weight.t())
 
 
 def test_labels_are_int64_in_range():
@@ -371,6 +420,33 @@ def test_dropout_calls_are_reproducible_under_seeded():
     assert (first == 0).any() and (first == 2).any()
 
 
+def test_look_alike_activations_are_not_instances_of_the_modules_they_resemble():
+    """What a statement's "after every nn.ReLU" (or nn.Tanh, nn.Sigmoid) rules out, these are: a model may hold them,
+    and only a solution that matches class names measures them."""
+    model = _build(_with(MLP, layers=[{"act": "relu6"}, {"act": "hardtanh", "min_val": -2.0, "max_val": 0.5},
+                                      {"act": "hardsigmoid"}]))
+    for module, resembled in zip(model, (nn.ReLU, nn.Tanh, nn.Sigmoid)):
+        assert not isinstance(module, resembled) and resembled.__name__.lower() in type(module).__name__.lower()
+    assert (model[1].min_val, model[1].max_val) == (-2.0, 0.5)
+    x = torch.tensor([-10.0, -1.0, 0.5, 10.0])
+    assert model[0](x).tolist() == [0.0, 0.0, 0.5, 6.0] and model[2](x)[[0, 3]].tolist() == [0.0, 1.0]
+
+
+def test_prelu_is_an_activation_with_a_parameter_that_state_can_name():
+    """Its slopes are a parameter like any other: every parameter of the model holds them, stale_grad fills their
+    .grad and frozen names them, so "every parameter" of a statement differs from "every nn.Linear's"."""
+    spec = _with(MLP, layers=[{"linear": [3, 4]}, {"act": "prelu", "num_parameters": 4, "slope": 0.1}],
+                 stale_grad={"init": "constant", "value": 2.0}, frozen=["0.bias"])
+    model = _build(spec)
+    assert isinstance(model[1], nn.PReLU) and not isinstance(model[1], (nn.ReLU, nn.LeakyReLU))
+    assert kinds.OBJECTS["mlp"].parameters(spec) == {"0.weight": [4, 3], "0.bias": [4], "1.weight": [4]}
+    slopes = model.get_parameter("1.weight")
+    assert slopes.tolist() == [torch.tensor(0.1).item()] * 4 and slopes.requires_grad
+    assert slopes.grad.tolist() == [2.0] * 4
+    assert model[1](torch.tensor([[-10.0, 0.0, 1.0, -1.0]])).tolist() == [[-1.0, 0.0, 1.0, torch.tensor(-0.1).item()]]
+    assert kinds.hazards(model[1]).kinks == (0.0,) and kinds.hazards(nn.PReLU(init=1.0)) is None
+
+
 # --- hazards ---------------------------------------------------------------------------------------------------
 
 def test_hazards_of_activations_and_custom_layers():
@@ -379,6 +455,8 @@ def test_hazards_of_activations_and_custom_layers():
     assert kinds.hazards(nn.Sigmoid()).floor == -80.0
     assert kinds.hazards(nn.ELU(1.0)) is None and kinds.hazards(nn.ELU(0.5)).kinks == (0.0,)
     assert kinds.hazards(nn.Tanh()) is None and kinds.hazards(nn.Linear(2, 2)) is None
+    assert kinds.hazards(nn.ReLU6()).kinks == (0.0, 6.0) and kinds.hazards(nn.Hardsigmoid()).kinks == (-3.0, 3.0)
+    assert kinds.hazards(nn.Hardtanh(-2.0, 0.5)).kinks == (-2.0, 0.5)
     layers = _build(_with(MLP, layers=[
         {"custom": "sigmoid"}, {"custom": "tanh"}, {"custom": "linear", "linear": [2, 2]}]))
     assert [kinds.hazards(m) for m in layers] == [kinds.Hazard(floor=-80.0), None, None]
@@ -389,13 +467,14 @@ def test_floors_are_where_float32_underflows(name):
     """Above its floor an activation's float32 output is non-zero wherever float64's is; an activation with no
     floor never underflows on [-120, 0]."""
     act = kinds.ACTIVATIONS[name].build({})
+    f64 = copy.deepcopy(act).double()  # an activation with a parameter (PReLU) computes in its dtype
     floor = (kinds.hazards(act) or kinds.Hazard()).floor
     x = torch.linspace(-120.0 if floor is None else floor, 0.0, 20001, dtype=torch.float64)
-    lost = (act(x.float()) == 0) & (act(x) != 0)
+    lost = (act(x.float()) == 0) & (f64(x) != 0)
     assert not lost.any(), x[lost].max().item()
     if floor is not None:  # and the floor is not needlessly far from the underflow
         x = torch.linspace(floor - 30.0, floor, 20001, dtype=torch.float64)
-        assert ((act(x.float()) == 0) & (act(x) != 0)).any()
+        assert ((act(x.float()) == 0) & (f64(x) != 0)).any()
 
 
 # --- custom autograd layers ------------------------------------------------------------------------------------

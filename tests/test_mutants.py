@@ -12,7 +12,7 @@ import pytest
 from judge.author.mutation.mutant_judge import plan_for
 from judge.author.mutation.mutants import mutants
 from judge.author.mutation.mutate import settings, spread
-from judge.author.mutation.variants import Change, applied, draw, shrink
+from judge.author.mutation.variants import SEEDS, Change, applied, draw, shrink
 from judge.errors import BadInput
 from judge.judging.plan import Plan, checks_for
 from judge.package.problem import available, find_problem
@@ -132,7 +132,7 @@ def test_generated_inputs_change_seeds_numbers_and_literal_arguments():
     assert {"objects.model.seed", "objects.x.seed", "calls[1].args[0][1]"} <= wheres
     assert all(c.after != c.before for c in changes)
     assert draw(case, random.Random(1)) == changes  # seeded: a run is reproducible
-    seeds = draw(case, random.Random(1), seeds_only=True)
+    seeds = draw(case, random.Random(1), SEEDS)
     assert {c.where for c in seeds} == {"objects.model.seed", "objects.x.seed"}
     raw = applied(case.raw, seeds)
     assert "expected" not in raw and "build_sha256" not in raw and case.raw["objects"]["x"]["seed"] == 301

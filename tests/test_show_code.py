@@ -130,6 +130,11 @@ UNCOVERED = {
         "ints": {"kind": "tensor", "seed": 0, "shape": [3], "dtype": "int64", "init": "values", "values": [1, -2, 7]},
         "given": {"kind": "labels", "values": [2, 0, 1], "num_classes": 3},
     },
+    "layers_without_a_bias_or_affine_parameters": {"model": {"kind": "mlp", "seed": 6, "layers": [
+        {"conv2d": [1, 2, [2, 3]], "bias": False, "weight": {"init": "kaiming_normal"}}, {"flatten": True},
+        {"linear": [4, 3], "bias": False}, {"batchnorm1d": 3, "affine": False, "running_mean": {"init": "normal"}},
+        {"layernorm": 3, "affine": False}, {"act": "prelu", "num_parameters": 3, "slope": 0.1}, {"linear": [3, 2]}],
+        "stale_grad": {"init": "normal"}}},
     "names_the_snippet_uses_itself": {
         name: {"kind": "tensor", "seed": i, "shape": [2], "init": "normal"}
         for i, name in enumerate(["gen", "p", "torch", "class", "2d", "gen_"])},

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from judge import messages
-from judge.command import add_command, write_output
+from judge.command import add_command, positive, write_output
 from judge.errors import EXIT_NOT_ACCEPTED, EXIT_OK, BadInput
 from judge.machine import usable_cores
 from judge.package.problem import find_problem, unknown_problem
@@ -64,8 +64,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if slug not in known:
             raise unknown_problem(slug, known)
     require_device(args.device)
-    if args.jobs is not None and args.jobs < 1:
-        raise BadInput("bad_jobs", value=args.jobs)
     passed = verify(args.slugs, declared=not args.no_submissions, log=print, device=args.device,
                     mutation=not args.no_mutation, warnings=args.warnings, recompute=args.recompute,
                     jobs=args.jobs or usable_cores())
@@ -79,10 +77,6 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     from judge.author.mutation.mutate import mutate, render_text
 
     problem = find_problem(args.slug)
-    if args.max is not None and args.max < 1:
-        raise BadInput("bad_max", value=args.max)
-    if args.jobs is not None and args.jobs < 1:
-        raise BadInput("bad_jobs", value=args.jobs)
     log = (lambda line: print(line, file=sys.stderr)) if args.format == "text" else (lambda _: None)
     with Pool(args.jobs, fast=not args.confined) as pool:
         run = mutate(problem, pool, args.max, log=log)
@@ -120,7 +114,7 @@ def add_commands(sub: Any) -> None:
                         help="skip judging the reference's mutants (the mutation score and its floor)")
     verify.add_argument("--recompute", action="store_true",
                         help="judge the mutants again even where a record of an unchanged problem is kept")
-    verify.add_argument("--jobs", type=int, help="problems verified at once (default: one per core)")
+    verify.add_argument("--jobs", type=positive("bad_jobs"), help="problems verified at once (default: one per core)")
     verify.add_argument("--warnings", action="store_true",
                         help="also list the author warnings (without it they are only counted)")
     verify.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
@@ -129,8 +123,8 @@ def add_commands(sub: Any) -> None:
     mutate = add_command(sub, "mutate", cmd_mutate,
                          "author: judge one-mistake mutants of the reference against the cases: which survive")
     mutate.add_argument("slug", help="the problem, e.g. dead-relu-detector")
-    mutate.add_argument("--max", type=int, help="judge at most this many mutants, spread over the reference")
+    mutate.add_argument("--max", type=positive("bad_max"), help="judge at most this many mutants, spread over the reference")
     mutate.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
-    mutate.add_argument("--jobs", type=int, help="mutants judged at once (default: one per core)")
+    mutate.add_argument("--jobs", type=positive("bad_jobs"), help="mutants judged at once (default: one per core)")
     mutate.add_argument("--confined", action="store_true",
                         help="judge every mutant in confined workers, none in the fast unconfined process")

@@ -50,7 +50,8 @@ def _serve(work: Work, tasks: Any, results: Any, parent: int) -> None:
     """A process's loop: take an item, do it, say every line and the result. An interrupt ends it quietly, after
     its workers are closed; a second one cannot cut that short. So does its parent's end, however it ended."""
     try:
-        libc.die_with_parent(signal.SIGINT)
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # inherited ignored from a judge started in the
+        libc.die_with_parent(signal.SIGINT)  # background, it would make the parent's death go unheard
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # one that came while starting acts now
         if os.getppid() != parent:  # the parent ended before the death signal was set
             return

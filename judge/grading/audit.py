@@ -1,5 +1,10 @@
-"""Stored results checked when read (issue 29 §6): ``judge merge`` takes a shard's figures only when they follow
-from its own per-case records.
+"""Stored results checked when read (issue 29 §6): ``judge merge`` takes a shard's files only when they have the
+shape ``judge grade`` writes, and its figures only when they follow from its own per-case records.
+
+First the shape: a summary names its problem, and each student by one file name (``../x`` would have merge read
+or write outside the folders it was given); a stored result belongs to the student whose row names it, and holds
+every field the summary and the class view read, of the kind they read it as (:func:`summary_fault`,
+:func:`report_fault`). Then the figures:
 
 For each student a shard lists, the stored report's overall verdict, passed count and score are recomputed from
 its per-case verdicts (the first failing case decides, as when it was judged), each case's status and score from
@@ -17,11 +22,13 @@ and a stored source that is no longer the file that was judged.
 from __future__ import annotations
 
 import hashlib
+import math
 from pathlib import Path
 from typing import Any
 
 from judge import messages
 from judge.errors import BadInput
+from judge.judging.intake import read_file
 from judge.judging.verdict import Verdict, overall
 from judge.report.points import earned
 
@@ -57,19 +64,83 @@ def _disagreement(report: dict[str, Any], row: dict[str, Any], class_folder: Pat
 
 
 def _source_disagreement(report: dict[str, Any], class_folder: Path | None) -> str | None:
-    """The stored source, where it can be read, must be the bytes the report's hash names."""
+    """The stored source, where it can be read, must be the bytes the report's hash names (read as a submission
+    is: a FIFO or a device named there is not the file that was judged, and is never waited on)."""
     judged = report.get("submission", {}).get("sha256")
-    source = report.get("grading", {}).get("source")
-    if not judged or not isinstance(source, str) or class_folder is None:
+    source = report["grading"]["source"]
+    if not judged or class_folder is None:
         return None
     path = Path(source) if Path(source).is_absolute() else class_folder / source
     try:
-        data = path.read_bytes()
-    except OSError:
-        return None  # merged on a machine without the class folder: nothing to compare with
+        data = read_file(path, follow=True)
+    except BadInput as refused:
+        if refused.key in ("file_missing", "file_unreadable"):
+            return None  # merged on a machine without the class folder: nothing to compare with
+        return messages.say("audit_source", source=source)
     if hashlib.sha256(data).hexdigest() != judged:
         return messages.say("audit_source", source=source)
     return None
+
+
+def one_name(student: Any) -> bool:
+    """Whether ``student`` is a name ``judge grade`` gives: one file name, so it names a folder of its own."""
+    return isinstance(student, str) and student not in ("", ".", "..") and "/" not in student and "\0" not in student
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def summary_fault(meta: dict[str, Any]) -> str | None:
+    """The first field of a stored ``summary.json`` that is not as ``judge grade`` writes it (None: all are)."""
+    problem, students = meta.get("problem"), meta.get("students")
+    if not (isinstance(problem, dict) and all(isinstance(problem.get(key), str) for key in ("slug", "title"))):
+        return "problem"
+    if not isinstance(students, list):
+        return "students"
+    for index, row in enumerate(students):
+        if not (isinstance(row, dict) and one_name(row.get("student"))):
+            return f"students[{index}].student"
+    if not isinstance(meta.get("skipped", []), list):
+        return "skipped"
+    if meta.get("incomplete") and not _count(meta["incomplete"]):
+        return "incomplete"
+    if meta.get("points") is not None and not _number(meta["points"]):
+        return "points"
+    return None
+
+
+def _case_fault(test: Any) -> bool:
+    extra = test.get("extra_data") if isinstance(test, dict) else None
+    return not (isinstance(extra, dict) and isinstance(extra.get("case"), str) and isinstance(extra.get("hidden"), bool)
+                and isinstance(extra.get("verdict"), (str, type(None))) and isinstance(extra.get("calls", []), list))
+
+
+def report_fault(report: dict[str, Any], student: str) -> str | None:
+    """The first field of ``student``'s stored result that is not as ``judge grade`` writes it (None: all are)."""
+    grading = report.get("grading")
+    if not isinstance(grading, dict) or grading.get("student") != student:
+        return "grading.student"
+    if not isinstance(grading.get("source"), str) or not isinstance(grading.get("class_folder", ""), str):
+        return "grading.source"
+    for name in ("judge", "submission"):
+        if not isinstance(report.get(name, {}), dict):
+            return name
+    if not isinstance(report.get("verdict"), str):
+        return "verdict"
+    for name in ("passed", "total"):
+        if not _count(report.get(name)):
+            return name
+    if not _number(report.get("execution_time")):
+        return "execution_time"
+    tests = report.get("tests")
+    if not isinstance(tests, list):
+        return "tests"
+    return next((f"tests[{index}]" for index, test in enumerate(tests) if _case_fault(test)), None)
 
 
 def check_stored(report: dict[str, Any], row: dict[str, Any], folder: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from judge import messages
-from judge.command import add_command
+from judge.command import add_command, positive
 from judge.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, BadInput
 from judge.machine import usable_cores
 from judge.package.problem import find_problem
@@ -46,8 +46,6 @@ def cmd_grade(args: argparse.Namespace) -> int:
     from judge.grading.run import Interrupted, grade_folder
     from judge.grading.shard import Shard
 
-    if args.jobs is not None and args.jobs < 1:
-        raise BadInput("bad_jobs", value=args.jobs)
     problem = find_problem(args.slug)
     shard = Shard.chosen(args.shard, args.shards)
     jobs = args.jobs or usable_cores()
@@ -87,7 +85,7 @@ def add_commands(sub: Any) -> None:
                        help="a folder of .py files, or of one folder per student (the student id is the name)")
     grade.add_argument("--out", type=Path, required=True,
                        help="where results go; re-running with the same folder judges only what is new or changed")
-    grade.add_argument("--jobs", type=int, help="submissions judged at once (default: one per core)")
+    grade.add_argument("--jobs", type=positive("bad_jobs"), help="submissions judged at once (default: one per core)")
     grade.add_argument("--shard", metavar="K/N", help="judge only the K-th of N deterministic slices (for job arrays); "
                        "auto: slice (index mod N) + 1 of --shards N, the index from a Slurm array task or a "
                        "Kubernetes Indexed Job")

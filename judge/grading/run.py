@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import BadInput
-from judge.grading.audit import check_stored
+from judge.grading.audit import check_stored, report_fault, summary_fault
 from judge.grading.discover import Loaded, Skipped, discover, load
 from judge.grading.progress import Progress
 from judge.grading.render import write_outputs
@@ -21,6 +21,7 @@ from judge.grading.summary import ClassSummary, summarise
 from judge.judging.plan import make_plan
 from judge.package.problem import Problem
 from judge.report.build import coarsened
+from judge.report.render import render
 from judge.worker import probe
 
 
@@ -113,6 +114,9 @@ def _graded_folder(folder: Path) -> dict[str, Any]:
     meta = read_stored(folder / "summary.json")
     if not isinstance(meta, dict) or not {"problem", "shard", "students"} <= meta.keys():
         raise BadInput("merge_not_graded", path=folder)
+    fault = summary_fault(meta)
+    if fault:
+        raise BadInput("merge_malformed_summary", path=folder / "summary.json", what=fault)
     return meta
 
 
@@ -188,12 +192,26 @@ def merge_folders(folders: list[Path], out: Path, figures: Figures = Figures()) 
             report = source.load(student)
             if report is None:
                 raise BadInput("merge_incomplete", path=folder, student=student)
+            _check_shown(report, student, folder)
             check_stored(report, row, folder)
             if source.folder(student).resolve() != store.folder(student).resolve():
                 store.save(report, source.load_exact(student))
             reports.append(report)
     problem = parts[0][1]["problem"]
     return _write(out, store, _Named(problem["slug"], problem["title"]), None, reports, figures, _skipped(parts))
+
+
+def _check_shown(report: dict[str, Any], student: str, folder: Path) -> None:
+    """A stored result that has the shape ``judge grade`` writes, down to what its page shows (whatever else an
+    edit put there, the page must render: it is what the class view links to)."""
+    fault = report_fault(report, student)
+    if fault is None:
+        try:
+            render(report, "html")
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            fault = "the report its page shows"
+    if fault:
+        raise BadInput("merge_malformed_result", path=folder, student=student, what=fault)
 
 
 @dataclass(frozen=True)

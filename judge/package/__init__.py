@@ -61,12 +61,14 @@ Case files (JSON) are *specifications*, not pickles. A case names the objects it
   ``nn.Sequential`` of ``layers``), ``net`` (named ``blocks`` of layers, ``"residual": true`` for ``x + body(x)``),
   ``branched`` (a ``trunk`` and ``heads`` whose input or output may be detached, gated by ``scale`` or unused),
   ``optimizer`` and ``training`` (validated config dicts, built without ``kind``).
-* Layer kinds, named by their key: ``linear`` (``[in, out]``, ``weight``/``bias`` INITs, both default to
-  ``{"init": "default"}``, PyTorch's own initialisation), ``act`` (an activation: ``relu``, ``leaky_relu``
-  (``negative_slope``), ``sigmoid``, ``tanh``, ``gelu`` (exact erf), ``silu``, ``softplus`` (``beta``,
-  ``threshold``), ``elu`` (``alpha``)), ``batchnorm1d`` (with preset ``running_mean``/``running_var``),
-  ``layernorm``, ``dropout``, ``conv2d`` (``[c_in, c_out, k]``), ``maxpool2d``, ``flatten``, and ``custom``
-  (judge autograd layers ``linear``/``tanh``/``sigmoid`` with a correct or deliberately wrong backward, ``bug``).
+* Layer kinds, named by their key: ``linear`` (``[in, out]``, ``weight``/``bias`` INITs, both default to ``{"init":
+  "default"}``, PyTorch's own initialisation; ``"bias": false`` for none, as for ``conv2d``), ``act`` (an
+  activation: ``relu``, ``leaky_relu`` (``negative_slope``), ``sigmoid``, ``tanh``, ``gelu`` (exact erf), ``silu``,
+  ``softplus`` (``beta``, ``threshold``), ``elu`` (``alpha``), ``relu6``, ``hardtanh`` (``min_val``, ``max_val``),
+  ``hardsigmoid``, ``prelu`` (``num_parameters``, ``slope``: a learnable ``weight``)), ``batchnorm1d`` (with preset
+  ``running_mean``/``running_var``), ``layernorm`` (both ``"affine": false`` for no weight or bias), ``dropout``,
+  ``conv2d`` (``[c_in, c_out, k]``), ``maxpool2d``, ``flatten``, and ``custom`` (judge autograd layers
+  ``linear``/``tanh``/``sigmoid`` with a correct or deliberately wrong backward, ``bug``).
 * Model state, on any model kind: ``stale_grad`` (an INIT filling every ``.grad`` before the call, as if an
   earlier backward pass had run, with ``inject`` of ``"inf"``/``"-inf"``/``"nan"`` entries and ``none``: grads
   left ``None``), ``frozen`` (parameters with ``requires_grad=False``), ``mode`` (``train`` or ``eval``).

@@ -10,13 +10,14 @@ author's word::
     [[domain]]
     method = "diagnose_run"
     argument = "record"        # a parameter of the method's signature
-    key = "stopped_at"         # optional: a dotted path inside it (dict keys, list indices)
+    key = "stopped_at"         # optional: a dotted path inside it (dict keys, list indices; * for each item)
     exclude = [0]              # optional: values it never takes
     min = 0                    # optional: the least value it takes (inclusive); max likewise
     because = "the loss at step 0 is at most 1e4, so a stopped run has recorded at least one step"
 
 An argument given as an object (``"$config"``) is held to the rule through its specification in the case file.
-A value the key does not reach (an optional field left out) is not constrained.
+A value the key does not reach (an optional field left out) is not constrained; ``*`` in a key stands for every
+item of a list (every value of a dict): ``key = "*.grad_norm"`` holds each record of a log.
 """
 
 from __future__ import annotations
@@ -91,15 +92,19 @@ def parse(meta: dict[str, Any]) -> list[Rule]:
     return rules
 
 
-def _reach(value: Any, key: tuple[str, ...]) -> tuple[bool, Any]:
-    for part in key:
-        if isinstance(value, dict) and part in value:
-            value = value[part]
-        elif isinstance(value, list) and part.lstrip("-").isdigit() and -len(value) <= int(part) < len(value):
-            value = value[int(part)]
-        else:
-            return False, None
-    return True, value
+def _reach(value: Any, key: tuple[str, ...]) -> list[Any]:
+    """Every value ``key`` reaches in ``value``: one, none (a key it lacks) or, through ``*``, each item of a list
+    (each value of a dict)."""
+    if not key:
+        return [value]
+    part, rest = key[0], key[1:]
+    if part == "*" and isinstance(value, (list, dict)):
+        return [v for item in (value.values() if isinstance(value, dict) else value) for v in _reach(item, rest)]
+    if isinstance(value, dict) and part in value:
+        return _reach(value[part], rest)
+    if isinstance(value, list) and part.lstrip("-").isdigit() and -len(value) <= int(part) < len(value):
+        return _reach(value[int(part)], rest)
+    return []
 
 
 def broken(rules: list[Rule], raw: dict[str, Any]) -> list[tuple[int, Rule, Any]]:
@@ -111,7 +116,5 @@ def broken(rules: list[Rule], raw: dict[str, Any]) -> list[tuple[int, Rule, Any]
             given = args[rule.position]
             if isinstance(given, str) and given.startswith("$"):
                 given = raw.get("objects", {}).get(given[1:])
-            reached, value = _reach(given, rule.key)
-            if reached and rule.broken_by(value):
-                found.append((index, rule, value))
+            found += [(index, rule, value) for value in _reach(given, rule.key) if rule.broken_by(value)]
     return found

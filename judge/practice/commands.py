@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -134,21 +135,35 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _linked(path: Path) -> Path | None:
+    """The first component of ``path`` (made absolute without resolving it) that is a symbolic link, if any."""
+    whole = Path(os.path.abspath(path))
+    return next((part for part in reversed([whole, *whole.parents]) if part.is_symlink()), None)
+
+
 def _restore(code: str, slug: str, number: int, file: str | None, force: bool, lang: str) -> None:
-    """Write an attempt's code back to ``file``, never through a symbolic link (issue 29): a link named as FILE,
-    dangling or not, is refused, and the file is opened with ``O_NOFOLLOW`` so a link put there meanwhile is too."""
+    """Write an attempt's code back to ``file``, never through a symbolic link (issue 29): a path with a link in
+    it, the file itself or a folder above it, is refused, and the file is opened with ``O_NOFOLLOW`` so a link
+    put there meanwhile is too. Only a regular file is replaced, and nothing is waited on (a FIFO would block
+    the judge for ever)."""
     path = Path(file) if file else Path(f"{slug}.py")
-    if path.is_symlink():
-        raise BadInput("history_restore_link", path=path)
+    link = _linked(path)
+    if link is not None:
+        raise BadInput("history_restore_link", path=link)
+    if path.exists() and not path.is_file():
+        raise BadInput("history_restore_special", path=path, number=number)
     if path.exists() and not force and path.read_bytes() != code.encode("utf-8"):
         raise BadInput("history_restore_exists", path=path, number=number, slug=slug)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise BadInput("history_restore_link", path=path) from None
         raise BadInput("start_unwritable", path=path, reason=exc.strerror) from None
     with os.fdopen(fd, "w", encoding="utf-8") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped for a FIFO or a device meanwhile
+            raise BadInput("history_restore_special", path=path, number=number)
+        os.ftruncate(fd, 0)
         f.write(code)
     print(messages.say_in(lang, "history_restored", number=number, slug=slug, path=path))
 

@@ -78,9 +78,10 @@ class ForkServer:
         reply = self._receive("preloaded", PRELOAD_S)
         if reply is None:
             raise InternalError("worker_start_failed", reason="the warm worker did not preload " + ", ".join(wanted))
-        failed = [str(line) for line in reply.get("failed", [])]
-        self.preloaded.update(name for name in wanted if not any(line.startswith(f"{name}: ") for line in failed))
-        return failed
+        failed = reply.get("failed")
+        failed = {str(name): str(how) for name, how in failed.items()} if isinstance(failed, dict) else {}
+        self.preloaded.update(name for name in wanted if name not in failed)
+        return [f"{name}: {how}" for name, how in failed.items()]
 
     def launch(self, solution: bytes, fds: tuple[int, int], output_fd: int, memory_bytes: int) -> Started:
         """Have the zygote fork a worker in a fresh scratch directory of its own, handing it the submission's

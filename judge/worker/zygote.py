@@ -19,8 +19,8 @@ Control protocol on a Unix ``SOCK_SEQPACKET`` socket, one JSON object per packet
   directory) or ``fork_failed`` (``reason``).
 * parent -> zygote: ``preload`` (``modules``): import these before any later fork, so that every worker starts
   with them (what torch imports lazily on a first use, named by the problem: ``[worker] preload``). Answered
-  ``preloaded`` (``failed``: a line for each module that could not be imported, which the judge reports as a
-  fault of the problem's package).
+  ``preloaded`` (``failed``: each module that could not be imported, with how it failed, which the judge reports
+  as a fault of the problem's package).
 * zygote -> parent: ``exited`` (``pid``, ``status``: exit code, or minus the signal, as ``subprocess`` says)
   when a worker ends. The worker is left a zombie, so its pid cannot be reused while the parent may still
   signal it, until the parent sends ``release`` (``pid``); a worker still running then is killed first.
@@ -28,8 +28,8 @@ Control protocol on a Unix ``SOCK_SEQPACKET`` socket, one JSON object per packet
 Why forking is safe here: with one thread (``OMP_NUM_THREADS=1``, ``torch.set_num_threads(1)``) the zygote
 only imports (torch, and what a problem preloads) and builds one fixed case (:func:`judge.worker.main.prepare`,
 as every fresh worker does), so no OpenMP or MKL pool exists when it forks, and it never runs autograd's backward,
-whose first call arms fork handlers that break autograd in every child (pytorch wiki "Autograd and Fork"). It checks that it has one
-thread before every fork. It never holds a case of the problem, an expected value or a submission's bytes (not
+whose first call arms fork handlers that break autograd in every child (pytorch wiki "Autograd and Fork"). It
+checks that it has one thread before every fork. It never holds a case of the problem, an expected value or a submission's bytes (not
 even in memory it has freed: the child reads its submission after the fork), so each child starts from the same
 state, whatever the workers before it ran, and ``gc.freeze()`` keeps the inherited heap shared instead of copied.
 When the parent's end of the socket closes, the zygote exits and its workers die with it
@@ -221,15 +221,15 @@ class Zygote:
                     _send(self.control, {"type": "preloaded", "failed": _preload(message["modules"])})
 
 
-def _preload(modules: list[str]) -> list[str]:
-    """Import ``modules``, whatever they print; one line for each that failed, saying how."""
-    failed = []
+def _preload(modules: list[str]) -> dict[str, str]:
+    """Import ``modules``, whatever they print; each that failed, with how."""
+    failed = {}
     for name in modules:
         try:
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
                 importlib.import_module(name)
         except (Exception, SystemExit) as exc:  # noqa: BLE001 -- a module may fail or exit in any way
-            failed.append(f"{name}: {type(exc).__name__}: {exc}")
+            failed[name] = f"{type(exc).__name__}: {exc}"
     gc.collect()
     gc.freeze()  # what the imports made, shared with every child as the rest of the heap is
     return failed

@@ -15,7 +15,8 @@ submission is: a file that defines ``Solution``. The operators are the mistakes 
 * ``arithmetic``: ``+``/``-``, ``*``/``/``, ``//`` to ``/``, ``**`` to ``*``; ``-x`` to ``x``;
 * ``dim``: a ``dim`` (or a reduction's first positional argument) moved among 0, 1 and -1; ``reduce``: a
   reduction's ``dim`` dropped, or ``keepdim=True`` added; ``keepdim``: its value flipped;
-* ``correction``: ``unbiased`` or ``correction`` flipped, or ``correction=0`` added to a ``std``/``var``.
+* ``correction``: ``unbiased`` or ``correction`` flipped, or ``correction=0`` added to a ``std``/``var``;
+* ``spread``, ``each``, ``mean``, ``clamp``, ``unclamp``, ``loop``: whole rewrites, from :mod:`.aggregates`.
 
 Annotations, docstrings, imports, decorators and the author-side ``Solution._boundaries`` (only ``judge gen``
 calls it) are never mutated. A mutant whose source equals the reference's, or an earlier mutant's, is left out.
@@ -30,6 +31,8 @@ import copy
 import hashlib
 from dataclasses import dataclass
 from typing import Any, Iterator
+
+from judge.author.mutation.aggregates import rounders, wider
 
 AUTHOR_ONLY = frozenset({"_boundaries"})
 """methods of ``Solution`` that only the author tools call (G1 probes): a mutant there is never judged"""
@@ -72,7 +75,7 @@ class Mutant:
     """the whole mutated module"""
     values: tuple[float, ...] = ()
     """input values that may tell it from the reference: a changed constant's value and the midpoint to its
-    new one, or the numbers a changed comparison compares with (:func:`boundary_values`)"""
+    new one, the numbers a changed comparison compares with (:func:`boundary_values`), a clamp's far side"""
 
     @property
     def change(self) -> str:
@@ -372,25 +375,25 @@ def boundary_values(node: ast.AST, new: ast.AST, names: dict[str, float]) -> tup
 
 
 def mutants(source: str) -> list[Mutant]:
-    """Every distinct one-mistake mutant of ``source``, in source order."""
-    tree = ast.parse(source)
-    original, names = ast.unparse(tree), _named_numbers(tree)
-    seen, made, occurrences = {original}, [], {}
-    for node, parent, field, index, function, sole in list(sites(tree)):
-        for operator, new in replacements(node, parent, field, index, sole):
-            _put(parent, field, index, new)
-            try:
-                mutated = ast.unparse(tree)
-            finally:
-                _put(parent, field, index, node)
-            if mutated in seen:
-                continue
-            seen.add(mutated)
-            before, after = _first_line(ast.unparse(node)), _first_line(ast.unparse(new))
-            key = (function, operator, before, after)
-            occurrences[key] = occurrences.get(key, 0) + 1
-            digest = hashlib.sha256("\0".join([*key, str(occurrences[key])]).encode()).hexdigest()[:8]
-            line = getattr(node, "lineno", 0)
-            made.append(Mutant(digest, operator, line, getattr(node, "end_lineno", None) or line, function, before,
-                               after, mutated, boundary_values(node, new, names)))
-    return made
+    """Every distinct mutant of ``source``, in source order (one-token ones first: a rewrite never takes their ids)."""
+    tree, made, occurrences = ast.parse(source), [], {}
+    seen, names, helpers, where = {ast.unparse(tree)}, _named_numbers(tree), rounders(tree), list(sites(tree))
+    edits = [(s, op, new, boundary_values(s[0], new, names)) for s in where for op, new in replacements(*s[:4], s[5])]
+    rewrites = [(s, op, new, values) for s in where for op, new, values in wider(*s[:5], helpers)]
+    for (node, parent, field, index, function, _), operator, new, values in edits + rewrites:
+        _put(parent, field, index, new)
+        try:
+            mutated = ast.unparse(tree)
+        finally:
+            _put(parent, field, index, node)
+        if mutated in seen:
+            continue
+        seen.add(mutated)
+        before, after = _first_line(ast.unparse(node)), _first_line(ast.unparse(new))
+        key = (function, operator, before, after)
+        occurrences[key] = occurrences.get(key, 0) + 1
+        digest = hashlib.sha256("\0".join([*key, str(occurrences[key])]).encode()).hexdigest()[:8]
+        line = getattr(node, "lineno", 0)
+        made.append(Mutant(digest, operator, line, getattr(node, "end_lineno", None) or line, function, before,
+                           after, mutated, values))
+    return sorted(made, key=lambda m: m.line)

@@ -7,8 +7,8 @@ its measured score as it carries its expected values, and a fresh clone replays 
 A record is keyed by everything the run reads that a checkout or an install can change: the judge's own code (every
 file of its package), the :func:`environment` (torch's, NumPy's and Python's versions, kept in the record too), the
 device, the reference and every file of the problem's package but its declared submissions (judged on every run
-anyway) and its records. Change any of them and the record is stale: the run is made again
-and the record rewritten. The machine is not in the key, so that a record made here is read on another checkout
+anyway) and its records. Change any of them and the record is stale: the run is made again and the record
+rewritten. The machine is not in the key, so that a record made here is read on another checkout
 of the same tree; it is written in the record and named whenever the record is replayed, and CI's slow step
 measures every bundled problem again and fails where a record says other than what it measures
 (``tests/test_mutate.py``). A run that reported an error (a score under the floor, a stale declaration: lines
@@ -147,6 +147,7 @@ def store(problem: Problem, device: str, measured: str, statuses: dict[str, str]
         os.replace(partial, target)
     except OSError:
         Path(partial).unlink(missing_ok=True)
+
 
 class Recording:
     """A tally that passes every line on and remembers it."""

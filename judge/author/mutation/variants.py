@@ -1,17 +1,29 @@
 """A second set of inputs, generated from the problem's own cases, to tell equivalent mutants from weak cases.
 
-A *variant* of a case is the case with its random draws and its numbers changed: every ``seed`` in its objects
-is drawn afresh, every float in an object's spec (a std, a bias value, a list of exact weights: one change per
-list) is scaled by a factor in [e^-0.4, e^0.4], and in the calls' literal arguments (rule-engine inputs) every
-float is scaled so and every integer moved by one (0 to 1: never below zero). What a variant changes is a
-list of :class:`Change` s, so a variant that kills a mutant can be shrunk to the few changes that matter
-(:func:`shrink`): the smallest change of input an author should add as a case.
+A *variant* of a case is the case with its random draws and its numbers changed, in one of four
+:class:`Family` s, so that the search reaches beyond the neighbourhood of the cases:
 
-A variant is kept when it validates and the reference runs on it (its outputs are the expected values, and the
-lines it executes are recorded, :mod:`.coverage`); else it is drawn again (``ATTEMPTS`` times), then
-with its seeds changed only. Before a variant's kill counts it must also be *sound*: pass every fragility check
-of ``judge gen`` (:func:`judge.author.generate.check_case`), which costs several runs of the reference and so is
-paid only for the variants that kill. Every draw is seeded by the case's id, so a mutation run is reproducible.
+* ``near`` (two per case): every ``seed`` in its objects drawn afresh, every float in an object's spec (a std, a
+  bias value, a list of exact weights: one change per list) scaled by a factor in [e^-0.4, e^0.4], and in the
+  calls' literal arguments (rule-engine inputs) every float scaled so and every integer moved by one (0 to 1:
+  never below zero);
+* ``wide``: seeds drawn afresh, and each float, with even odds, scaled by 10^u for u in [-3, 3]: magnitudes from
+  a thousandth to a thousand times the case's;
+* ``zeros``: seeds drawn afresh, and each float and each literal integer argument, with even odds, made an exact
+  zero (a zero std gives exact zeros of a tensor, a zero threshold an exact tie);
+* ``sizes``: one size of the case's objects (a value of their lists of integers: widths, a batch, channels,
+  a kernel) made one larger, one smaller or twice as large wherever it occurs, so shapes stay consistent: other
+  widths, batches and kernels.
+
+What a variant changes is a list of :class:`Change` s, so a variant that kills a mutant can be shrunk to the few
+changes that matter (:func:`shrink`): the smallest change of input an author should add as a case.
+
+A variant is kept when it validates, keeps to the problem's ``[[domain]]`` and the reference runs on it (its
+outputs are the expected values, and the lines it executes are recorded, :mod:`.coverage`); else it is drawn
+again (``ATTEMPTS`` times; a ``near`` variant, last, with its seeds changed only). Before a variant's kill counts
+it must also be *sound*: pass every fragility check of ``judge gen`` (:func:`judge.author.generate.check_case`),
+which costs several runs of the reference and so is paid only for the variants that kill. Every draw is seeded by
+the case's id, so a mutation run is reproducible.
 """
 
 from __future__ import annotations
@@ -32,9 +44,11 @@ from judge.package.domain import broken
 from judge.package.problem import Problem
 
 PER_CASE = 2
-"""variants drawn per case"""
+"""``near`` variants drawn per case"""
 SCALE = 0.4
-"""floats are scaled by exp(uniform(-SCALE, SCALE))"""
+"""``near``: floats are scaled by exp(uniform(-SCALE, SCALE))"""
+WIDE = 3.0
+"""``wide``: floats are scaled by 10 ** uniform(-WIDE, WIDE)"""
 ATTEMPTS = 3
 SEED_RANGE = (1, 99_999)
 GENERATED = ("build_sha256", "expected", "mistakes", "translations")
@@ -70,49 +84,16 @@ def _show(value: Any) -> str:
     return repr(value)
 
 
-def _scaled(value: Any, rng: random.Random) -> Any:
-    """A number scaled (floats only: integers in an object's spec are sizes, indices or integer data)."""
-    if type(value) is float:
-        return round(value * math.exp(rng.uniform(-SCALE, SCALE)), 6)
-    if isinstance(value, list):
-        return [_scaled(v, rng) for v in value]
-    return value
+def _near(value: float, rng: random.Random) -> float:
+    return round(value * math.exp(rng.uniform(-SCALE, SCALE)), 6)
 
 
-def _numeric_list(value: Any) -> bool:
-    return isinstance(value, list) and bool(value) and all(
-        type(v) in (int, float) or _numeric_list(v) for v in value)
+def _wide(value: float, rng: random.Random) -> float:
+    return float(f"{value * 10 ** rng.uniform(-WIDE, WIDE):.6g}") if rng.random() < 0.5 else value
 
 
-def _object_changes(value: Any, path: Path_, rng: random.Random, seeds_only: bool) -> Iterator[Change]:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if key == "seed" and type(item) is int:
-                yield Change((*path, key), item, rng.randint(*SEED_RANGE))
-            else:
-                yield from _object_changes(item, (*path, key), rng, seeds_only)
-    elif isinstance(value, list):
-        if _numeric_list(value):
-            if not seeds_only:
-                yield Change(path, value, _scaled(value, rng))
-        else:
-            for index, item in enumerate(value):
-                yield from _object_changes(item, (*path, index), rng, seeds_only)
-    elif type(value) is float and not seeds_only:
-        yield Change(path, value, _scaled(value, rng))
-
-
-def _argument_changes(value: Any, path: Path_, rng: random.Random) -> Iterator[Change]:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _argument_changes(item, (*path, key), rng)
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _argument_changes(item, (*path, index), rng)
-    elif type(value) is float:
-        yield Change(path, value, _scaled(value, rng))
-    elif type(value) is int:
-        yield Change(path, value, _moved(value, rng))
+def _zero(value: Any, rng: random.Random) -> Any:
+    return type(value)(0) if rng.random() < 0.5 else value
 
 
 def _moved(value: int, rng: random.Random) -> int:
@@ -122,14 +103,116 @@ def _moved(value: int, rng: random.Random) -> int:
     return value + rng.choice((-1, 1))
 
 
-def draw(case: Case, rng: random.Random, seeds_only: bool = False) -> list[Change]:
-    """Random changes of ``case``: its seeds, and (unless ``seeds_only``) its numbers."""
-    changes = list(_object_changes(case.raw.get("objects", {}), ("objects",), rng, seeds_only))
-    if not seeds_only:
-        for i, call in enumerate(case.raw["calls"]):
-            for j, arg in enumerate(call["args"]):
-                if not (isinstance(arg, str) and arg.startswith("$")):
-                    changes += _argument_changes(arg, ("calls", i, "args", j), rng)
+def _kept(value: Any, rng: random.Random) -> Any:
+    return value
+
+
+@dataclass(frozen=True)
+class Family:
+    """How a variant changes a case: each float (of an object's spec or a call's literal arguments), each literal
+    integer argument, and whether one size of the objects changes everywhere it occurs."""
+    name: str
+    float_: Callable[[float, random.Random], float]
+    integer: Callable[[int, random.Random], int]
+    sizes: bool = False
+
+
+NEAR = Family("near", _near, _moved)
+SEEDS = Family("seeds", _kept, _kept)
+FAMILIES = ((NEAR, PER_CASE), (Family("wide", _wide, _kept), 1), (Family("zeros", _zero, _zero), 1),
+            (Family("sizes", _kept, _kept, sizes=True), 1))
+"""each family, with how many variants of it a case gets"""
+
+
+def _floats(value: Any, rng: random.Random, family: Family) -> Any:
+    if type(value) is float:
+        return family.float_(value, rng)
+    if isinstance(value, list):
+        return [_floats(v, rng, family) for v in value]
+    return value
+
+
+def _numeric_list(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(
+        type(v) in (int, float) or _numeric_list(v) for v in value)
+
+
+def _integer_list(value: Any) -> bool:
+    return _numeric_list(value) and all(type(v) is int or _integer_list(v) for v in value)
+
+
+def _integers(value: Any) -> Iterator[int]:
+    for item in value:
+        yield from _integers(item) if isinstance(item, list) else (item,)
+
+
+def _resized(value: Any, sizes: dict[int, int]) -> Any:
+    return [_resized(v, sizes) for v in value] if isinstance(value, list) else sizes.get(value, value)
+
+
+def _object_changes(value: Any, path: Path_, rng: random.Random, family: Family,
+                    sizes: dict[int, int]) -> Iterator[Change]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "seed" and type(item) is int:
+                yield Change((*path, key), item, rng.randint(*SEED_RANGE))
+            else:
+                yield from _object_changes(item, (*path, key), rng, family, sizes)
+    elif isinstance(value, list):
+        if _integer_list(value) and sizes:
+            yield Change(path, value, _resized(value, sizes))
+        elif _numeric_list(value):
+            yield Change(path, value, _floats(value, rng, family))
+        else:
+            for index, item in enumerate(value):
+                yield from _object_changes(item, (*path, index), rng, family, sizes)
+    elif type(value) is float:
+        yield Change(path, value, family.float_(value, rng))
+
+
+def _argument_changes(value: Any, path: Path_, rng: random.Random, family: Family) -> Iterator[Change]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _argument_changes(item, (*path, key), rng, family)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _argument_changes(item, (*path, index), rng, family)
+    elif type(value) is float:
+        yield Change(path, value, family.float_(value, rng))
+    elif type(value) is int:
+        yield Change(path, value, family.integer(value, rng))
+
+
+def _sizes(objects: Any, rng: random.Random) -> dict[int, int]:
+    """One size of ``objects`` (a value of their lists of integers) and what it becomes."""
+    found: set[int] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif _integer_list(value):
+            found.update(_integers(value))
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+    walk(objects)
+    sizes = sorted(v for v in found if v > 0)
+    if not sizes:
+        return {}
+    size = rng.choice(sizes)
+    return {size: rng.choice([size + 1, 2 * size] + ([size - 1] if size > 1 else []))}
+
+
+def draw(case: Case, rng: random.Random, family: Family = NEAR) -> list[Change]:
+    """Random changes of ``case``: its seeds, and its numbers as ``family`` changes them."""
+    objects = case.raw.get("objects", {})
+    sizes = _sizes(objects, rng) if family.sizes else {}
+    changes = list(_object_changes(objects, ("objects",), rng, family, sizes))
+    for i, call in enumerate(case.raw["calls"]):
+        for j, arg in enumerate(call["args"]):
+            if not (isinstance(arg, str) and arg.startswith("$")):
+                changes += _argument_changes(arg, ("calls", i, "args", j), rng, family)
     return [c for c in changes if c.after != c.before]
 
 
@@ -249,22 +332,30 @@ def is_sound(problem: Problem, module: ModuleType, case: Case) -> bool:
     return checked.expected is not None and not checked.errors
 
 
-def variants(problem: Problem, covering: Covering, per_case: int = PER_CASE) -> list[Variant]:
-    """``per_case`` variants of every case of ``problem`` that build and run (fewer where none could be drawn),
-    one per call (:func:`calls_of`). A drawn change that alone leaves the ``[[domain]]`` is left out, so the rest
-    of the variant is still tried."""
+def variants(problem: Problem, covering: Covering) -> list[Variant]:
+    """The variants of every :data:`FAMILIES` member of every case of ``problem`` that build and run (fewer
+    where none could be drawn), one per call (:func:`calls_of`). A drawn change that alone leaves the
+    ``[[domain]]`` is left out, so the rest of the variant is still tried."""
     found = []
     for case in problem.cases:
-        for k in range(per_case):
-            for attempt in range(ATTEMPTS + 1):
-                drawn = draw(case, random.Random(f"{case.id}:{k}:{attempt}"), seeds_only=attempt == ATTEMPTS)
-                changes = [c for c in drawn if not broken(problem.domain, applied(case.raw, [c]))]
-                name = f"{case.visibility}.{case.name}~{k + 1}"
-                made = build(problem, covering, case, changes, name) if changes else None
-                if made is not None:
-                    found += calls_of(problem, made)
-                    break
+        for family, count in FAMILIES:
+            for k in range(count):
+                made = _variant(problem, covering, case, family, k)
+                found += calls_of(problem, made) if made is not None else []
     return found
+
+
+def _variant(problem: Problem, covering: Covering, case: Case, family: Family, k: int) -> Variant | None:
+    near = family is NEAR
+    tag = f"{k + 1}" if near else f"{family.name}{k + 1}"
+    for attempt in range(ATTEMPTS + near):  # a near variant's last try changes its seeds only
+        seed = f"{case.id}:{k}:{attempt}" if near else f"{case.id}:{family.name}{k}:{attempt}"
+        drawn = draw(case, random.Random(seed), SEEDS if attempt == ATTEMPTS else family)
+        changes = [c for c in drawn if not broken(problem.domain, applied(case.raw, [c]))]
+        made = build(problem, covering, case, changes, f"{case.visibility}.{case.name}~{tag}") if changes else None
+        if made is not None:
+            return made
+    return None
 
 
 def shrink(changes: list[Change], kills: Callable[[list[Change]], bool]) -> list[Change]:

@@ -30,6 +30,16 @@ class Activation:
     module_name: str
     params: dict[str, float] = field(default_factory=dict)
     hazard: Callable[[nn.Module], Hazard | None] = lambda module: None
+    increasing: tuple[str, ...] = ()
+    """parameters whose values must rise strictly in this order (Hardtanh's ``min_val < max_val``)"""
+    counts: tuple[str, ...] = ()
+    """parameters that are counts, integers from 1 (PReLU's ``num_parameters``)"""
+    weight: str | None = None
+    """the count that sizes the module's one parameter, ``weight``, where it has one (PReLU's slopes)"""
+
+    def parameters(self, spec: dict[str, Any]) -> list[tuple[str, list[int]]]:
+        """The built module's ``named_parameters()``: names and shapes."""
+        return [] if self.weight is None else [("weight", [spec.get(self.weight, self.params[self.weight])])]
 
     @property
     def module(self) -> type[nn.Module]:
@@ -61,6 +71,17 @@ ACTIVATIONS: dict[str, Activation] = {a.name: a for a in (
     Activation("softplus", "Softplus", {"beta": 1.0, "threshold": 20.0}, _fixed(Hazard(floor=EXP_FLOOR))),
     Activation("elu", "ELU", {"alpha": 1.0},  # the derivative jumps at 0 unless alpha is 1
                lambda module: Hazard(kinks=(0.0,)) if module.alpha != 1.0 else None),
+    # Look-alikes by name, each a mistake's test: "ReLU" in a class name also finds ReLU6, "Tanh" finds Hardtanh,
+    # "Sigmoid" finds Hardsigmoid; none is an instance of the module it resembles (ReLU6 subclasses Hardtanh).
+    Activation("relu6", "ReLU6", hazard=_fixed(Hazard(kinks=(0.0, 6.0)))),
+    Activation("hardtanh", "Hardtanh", {"min_val": -1.0, "max_val": 1.0},
+               lambda module: Hazard(kinks=(module.min_val, module.max_val)), increasing=("min_val", "max_val")),
+    Activation("hardsigmoid", "Hardsigmoid", hazard=_fixed(Hazard(kinks=(-3.0, 3.0)))),
+    # An activation with a parameter (one slope, or one per channel, all starting at `slope`): "every parameter"
+    # holds it, and "ReLU" in its class name matches it too. Its derivative jumps at 0 unless every slope is 1.
+    Activation("prelu", "PReLU", {"num_parameters": 1, "slope": 0.25},
+               lambda module: None if bool((module.weight == 1).all()) else Hazard(kinks=(0.0,)),
+               counts=("num_parameters",), weight="num_parameters"),
 )}
 """every activation a case may name (``docs/kinds.md`` lists them)"""
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from judge.package.kinds.base import LAYERS, Checker, LayerKind, literal
-from judge.package.kinds.layers import describe_parts, draw_part, part_code, validate_parts
+from judge.package.kinds.layers import (bias_argument, describe_parts, draw_part, has_bias, part_code,
+                                        validate_weight_and_bias)
 from judge.package.kinds.lazy import nn, torch
 
 
@@ -33,7 +34,8 @@ def _check_pair(check: Checker, value: Any, where: str, low: int) -> None:
 class Conv2d(LayerKind):
     key = "conv2d"
     fields = frozenset({"stride", "padding", "weight", "bias"})
-    summary = "nn.Conv2d(c_in, c_out, k) on [N, C, H, W] inputs; k, stride and padding an int or [h, w]"
+    summary = ("nn.Conv2d(c_in, c_out, k) on [N, C, H, W] inputs; k, stride and padding an int or [h, w]; "
+               "\"bias\": false for none")
 
     @staticmethod
     def fans(spec: dict[str, Any]) -> tuple[int, int]:
@@ -49,11 +51,12 @@ class Conv2d(LayerKind):
         _check_pair(check, value[2], f"{where}.conv2d[2]", low=1)
         _check_pair(check, spec.get("stride", 1), f"{where}.stride", low=1)
         _check_pair(check, spec.get("padding", 0), f"{where}.padding", low=0)
-        validate_parts(spec, where, check, dict(self.parameters(spec)))
+        c_in, c_out, k = value
+        validate_weight_and_bias(spec, where, check, [c_out, c_in, *_pair(k)], [c_out])
 
     def parameters(self, spec: dict[str, Any]) -> list[tuple[str, list[int]]]:
         c_in, c_out, k = spec["conv2d"]
-        return [("weight", [c_out, c_in, *_pair(k)]), ("bias", [c_out])]
+        return [("weight", [c_out, c_in, *_pair(k)])] + ([("bias", [c_out])] if has_bias(spec) else [])
 
     @staticmethod
     def _arguments(spec: dict[str, Any]) -> tuple[int, int, int | tuple[int, int], int | tuple[int, int],
@@ -68,26 +71,25 @@ class Conv2d(LayerKind):
 
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         c_in, c_out, k, stride, padding = self._arguments(spec)
-        layer = nn.utils.skip_init(nn.Conv2d, c_in, c_out, k, stride=stride, padding=padding)
-        shapes = dict(self.parameters(spec))
-        for part in ("weight", "bias"):
-            setattr(layer, part, nn.Parameter(draw_part(spec, part, shapes[part], gen, self.fans(spec))))
+        layer = nn.utils.skip_init(nn.Conv2d, c_in, c_out, k, stride=stride, padding=padding, bias=has_bias(spec))
+        for part, shape in self.parameters(spec):
+            setattr(layer, part, nn.Parameter(draw_part(spec, part, shape, gen, self.fans(spec))))
         return layer
 
     def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
-        return f"{self._call(spec)[3:-1]}; {describe_parts(spec, ('weight', 'bias'), lang=lang)})"
+        return f"{self._call(spec)}; {describe_parts(spec, ('weight', 'bias'), lang=lang)})"
 
     def constructor(self, spec: dict[str, Any]) -> str:
-        return self._call(spec)
+        return f"nn.{self._call(spec)}{bias_argument(spec)})"
 
     def _call(self, spec: dict[str, Any]) -> str:
+        """``Conv2d(c_in, c_out, k, stride=s, padding=p`` without its closing bracket, its bias left out."""
         c_in, c_out, k, stride, padding = self._arguments(spec)
-        return f"nn.Conv2d({c_in}, {c_out}, {literal(k)}, stride={literal(stride)}, padding={literal(padding)})"
+        return f"Conv2d({c_in}, {c_out}, {literal(k)}, stride={literal(stride)}, padding={literal(padding)}"
 
     def fill(self, spec: dict[str, Any], at: str) -> list[str]:
-        shapes = dict(self.parameters(spec))
-        return [line for part in ("weight", "bias")
-                for line in part_code(spec, part, shapes[part], at, self.fans(spec))]
+        return [line for part, shape in self.parameters(spec)
+                for line in part_code(spec, part, shape, at, self.fans(spec))]
 
 
 @LAYERS.register

@@ -36,6 +36,8 @@ class Custom(LayerKind):
         kind = check.choice(spec.get("custom"), BUGS, f"{where}.custom")
         bug = check.choice(spec.get("bug", "none"), BUGS[kind], f"{where}.bug")
         if kind == "linear":
+            if spec.get("bias") is False:  # the statement's judge Linear is y = x Wᵀ + b
+                check.fail(f"{where}.bias", "expect_judge_bias")
             validate_linear(spec, where, check)
             if bug == "input_grad_transposed" and spec["linear"][0] != spec["linear"][1]:
                 check.fail(f"{where}.linear", "expect_square")

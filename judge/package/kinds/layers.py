@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from judge.package.kinds.activations import ACTIVATIONS
-from judge.package.kinds.base import LAYERS, Checker, LayerKind
+from judge.package.kinds.base import LAYERS, Checker, LayerKind, say_in
 from judge.package.kinds.inits import (cast_code, describe_init, draw, draw_code, flat_values, size_code,
                                        validate_init)
 from judge.package.kinds.lazy import nn, torch
@@ -52,35 +52,57 @@ def validate_parts(spec: dict[str, Any], where: str, check: Checker, parts: dict
             validate_init(spec[part], f"{where}.{part}", check, shape)
 
 
+def has_bias(spec: dict[str, Any]) -> bool:
+    """Whether a layer spec builds a bias: ``"bias": false`` builds the layer with ``bias=False``."""
+    return spec.get("bias") is not False
+
+
+def validate_weight_and_bias(spec: dict[str, Any], where: str, check: Checker, weight: list[int],
+                             bias: list[int]) -> None:
+    """A layer's ``weight`` INIT, and its ``bias``: an INIT, or ``false`` for a layer built without one."""
+    if spec.get("bias") is not False and not isinstance(spec.get("bias", {}), dict):
+        check.fail(f"{where}.bias", "expect_init_or_false")
+    validate_parts(spec, where, check, {"weight": weight, **({"bias": bias} if has_bias(spec) else {})})
+
+
+def bias_argument(spec: dict[str, Any]) -> str:
+    """``, bias=False`` for a constructor's source where the spec has no bias, else nothing."""
+    return "" if has_bias(spec) else ", bias=False"
+
+
 def describe_parts(spec: dict[str, Any], parts: tuple[str, ...],
                     defaults: dict[str, dict[str, Any]] | None = None, lang: str = "en") -> str:
     """``weight kaiming_normal, bias zeros``; a part whose default is not PyTorch's fan-based one is described as
-    what it draws (BatchNorm's weight: ``constant(value=1.0)``)."""
+    what it draws (BatchNorm's weight: ``constant(value=1.0)``); a bias the layer is built without, ``no bias``."""
     defaults = defaults or {}
-    return ", ".join(f"{part} {describe_init(_init(spec, part, defaults.get(part, DEFAULT)), lang)}" for part in parts)
+    return ", ".join(say_in(lang, "describe_no_bias") if spec.get(part) is False else
+                     f"{part} {describe_init(_init(spec, part, defaults.get(part, DEFAULT)), lang)}" for part in parts)
 
 
 def validate_linear(spec: dict[str, Any], where: str, check: Checker) -> None:
+    """``[in, out]``, a ``weight`` INIT and a ``bias``: an INIT or ``false``."""
     check.dims(spec.get("linear"), f"{where}.linear", count=2)
     fan_in, fan_out = spec["linear"]
-    validate_parts(spec, where, check, {"weight": [fan_out, fan_in], "bias": [fan_out]})
+    validate_weight_and_bias(spec, where, check, [fan_out, fan_in], [fan_out])
 
 
 def linear_parameters(spec: dict[str, Any]) -> list[tuple[str, list[int]]]:
     fan_in, fan_out = spec["linear"]
-    return [("weight", [fan_out, fan_in]), ("bias", [fan_out])]
+    return [("weight", [fan_out, fan_in])] + ([("bias", [fan_out])] if has_bias(spec) else [])
 
 
-def linear_tensors(spec: dict[str, Any], gen: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+def linear_tensors(spec: dict[str, Any], gen: torch.Generator) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """The weight, then the bias (None without one), drawn in that order."""
     fans = tuple(spec["linear"])
     weight = draw_part(spec, "weight", [fans[1], fans[0]], gen, fans)
-    return weight, draw_part(spec, "bias", [fans[1]], gen, fans)
+    return weight, draw_part(spec, "bias", [fans[1]], gen, fans) if has_bias(spec) else None
 
 
 def linear_code(spec: dict[str, Any], at: str) -> list[str]:
     """:func:`linear_tensors` as statements that set the layer ``at``."""
     fans = tuple(spec["linear"])
-    return part_code(spec, "weight", [fans[1], fans[0]], at, fans) + part_code(spec, "bias", [fans[1]], at, fans)
+    bias = part_code(spec, "bias", [fans[1]], at, fans) if has_bias(spec) else []
+    return part_code(spec, "weight", [fans[1], fans[0]], at, fans) + bias
 
 
 @LAYERS.register
@@ -96,8 +118,11 @@ class Linear(LayerKind):
         return linear_parameters(spec)
 
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
-        layer = nn.utils.skip_init(nn.Linear, *spec["linear"])
-        layer.weight, layer.bias = (nn.Parameter(t) for t in linear_tensors(spec, gen))
+        layer = nn.utils.skip_init(nn.Linear, *spec["linear"], bias=has_bias(spec))
+        weight, bias = linear_tensors(spec, gen)
+        layer.weight = nn.Parameter(weight)
+        if bias is not None:
+            layer.bias = nn.Parameter(bias)
         return layer
 
     def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
@@ -105,7 +130,7 @@ class Linear(LayerKind):
         return f"Linear({fan_in}, {fan_out}; {describe_parts(spec, ('weight', 'bias'), lang=lang)})"
 
     def constructor(self, spec: dict[str, Any]) -> str:
-        return "nn.Linear({}, {})".format(*spec["linear"])
+        return "nn.Linear({}, {}{})".format(*spec["linear"], bias_argument(spec))
 
     def fill(self, spec: dict[str, Any], at: str) -> list[str]:
         return linear_code(spec, at)
@@ -121,8 +146,18 @@ class Act(LayerKind):
         act = ACTIVATIONS[check.choice(spec.get("act"), ACTIVATIONS, f"{where}.act")]
         check.fields(spec, {"act", *act.params}, where)
         for key in act.params:
-            if key in spec:
+            if key in act.counts:
+                check.integer(spec.get(key, act.params[key]), f"{where}.{key}", low=1)
+            elif key in spec:
                 check.number(spec[key], f"{where}.{key}")
+        values = [spec.get(key, act.params[key]) for key in act.increasing]
+        for i in range(1, len(values)):
+            if not values[i - 1] < values[i]:
+                below = act.increasing[i - 1]
+                check.fail(f"{where}.{act.increasing[i]}", "expect_number_above", name=below, value=values[i - 1])
+
+    def parameters(self, spec: dict[str, Any]) -> list[tuple[str, list[int]]]:
+        return ACTIVATIONS[spec["act"]].parameters(spec)
 
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         return ACTIVATIONS[spec["act"]].build(spec)
@@ -135,7 +170,11 @@ class Act(LayerKind):
 
 
 class _Norm(LayerKind):
-    """Affine weight (default 1) and bias (default 0) over a feature shape."""
+    """Affine weight (default 1) and bias (default 0) over a feature shape; ``"affine": false`` builds the layer
+    without them (BatchNorm's ``affine=False``, LayerNorm's ``elementwise_affine=False``)."""
+
+    AFFINE: ClassVar[str]
+    """the constructor's keyword that switches the affine parameters off"""
 
     DEFAULTS: ClassVar[dict[str, dict[str, Any]]] = {
         "weight": ONES, "bias": ZEROS, "running_mean": ZEROS, "running_var": ONES}
@@ -144,29 +183,55 @@ class _Norm(LayerKind):
     def shape(self, spec: dict[str, Any]) -> list[int]:
         raise NotImplementedError
 
+    @staticmethod
+    def has_affine(spec: dict[str, Any]) -> bool:
+        return spec.get("affine", True)
+
+    def validate_affine(self, spec: dict[str, Any], where: str, check: Checker) -> None:
+        """``affine`` is true or false, and a layer without affine parameters gives no INIT for them."""
+        check.type(spec.get("affine", True), bool, f"{where}.affine", "expect_bool")
+        for part in ("weight", "bias"):
+            if not self.has_affine(spec) and part in spec:
+                check.fail(f"{where}.{part}", "expect_no_affine_parts")
+
+    def parts(self, spec: dict[str, Any]) -> tuple[str, ...]:
+        """What the layer holds, in drawing order: the affine parameters (where it has them), then the running
+        statistics (where the kind has them)."""
+        return tuple(part for part in self.DEFAULTS if part in self.fields
+                     and (self.has_affine(spec) or part not in ("weight", "bias")))
+
     def parameters(self, spec: dict[str, Any]) -> list[tuple[str, list[int]]]:
-        return [("weight", self.shape(spec)), ("bias", self.shape(spec))]
+        return [(part, self.shape(spec)) for part in ("weight", "bias") if part in self.parts(spec)]
 
     def affine(self, layer: nn.Module, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         shape = self.shape(spec)
         fans = (shape[-1], shape[-1])
-        for part in ("weight", "bias"):
+        for part, _ in self.parameters(spec):
             setattr(layer, part, nn.Parameter(draw_part(spec, part, shape, gen, fans, self.DEFAULTS[part])))
         return layer
 
     def fill(self, spec: dict[str, Any], at: str) -> list[str]:
-        """Every part :meth:`build` draws, in its order (the running statistics, where the kind has them, after
-        the affine parameters), each skipped where it is the constructor's own value."""
+        """Every part :meth:`build` draws, in its order, each skipped where it is the constructor's own value."""
         shape = self.shape(spec)
-        return [line for part, default in self.DEFAULTS.items() if part in self.fields
-                for line in part_code(spec, part, shape, at, (shape[-1],) * 2, default, default)]
+        return [line for part in self.parts(spec)
+                for line in part_code(spec, part, shape, at, (shape[-1],) * 2, self.DEFAULTS[part],
+                                      self.DEFAULTS[part])]
+
+    def describe_affine(self, spec: dict[str, Any], lang: str = "en") -> str:
+        """``; weight ..., bias ...`` as the layer draws them, with the keyword where it has none."""
+        switched = "" if self.has_affine(spec) else f", {self.AFFINE}=False"
+        return f"{switched}; {describe_parts(spec, self.parts(spec), self.DEFAULTS, lang)}".rstrip("; ")
+
+    def affine_argument(self, spec: dict[str, Any]) -> str:
+        return "" if self.has_affine(spec) else f", {self.AFFINE}=False"
 
 
 @LAYERS.register
 class BatchNorm1d(_Norm):
     key = "batchnorm1d"
-    fields = frozenset({"weight", "bias", "running_mean", "running_var", "momentum", "eps"})
+    fields = frozenset({"weight", "bias", "running_mean", "running_var", "momentum", "eps", "affine"})
     summary = "nn.BatchNorm1d(features) with preset running statistics"
+    AFFINE = "affine"
 
     def shape(self, spec: dict[str, Any]) -> list[int]:
         return [spec["batchnorm1d"]]
@@ -174,6 +239,7 @@ class BatchNorm1d(_Norm):
     def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:
         check.integer(spec.get("batchnorm1d"), f"{where}.batchnorm1d", low=1)
         shape = self.shape(spec)
+        self.validate_affine(spec, where, check)
         validate_parts(spec, where, check, dict.fromkeys(self.DEFAULTS, shape))
         check.number(spec.get("momentum", 0.1), f"{where}.momentum", 0.0, 1.0)
         check.number(spec.get("eps", 1e-5), f"{where}.eps", 0.0, strict_low=True)
@@ -184,28 +250,28 @@ class BatchNorm1d(_Norm):
             check.fail(f"{where}.running_var", "expect_positive_variances")
 
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
-        layer = self.affine(nn.BatchNorm1d(spec["batchnorm1d"], spec.get("eps", 1e-5), spec.get("momentum", 0.1)),
-                            spec, gen)
+        layer = self.affine(nn.BatchNorm1d(spec["batchnorm1d"], spec.get("eps", 1e-5), spec.get("momentum", 0.1),
+                                           self.has_affine(spec)), spec, gen)
         shape, fans = self.shape(spec), (spec["batchnorm1d"],) * 2
         for part in ("running_mean", "running_var"):
             getattr(layer, part).copy_(draw_part(spec, part, shape, gen, fans, self.DEFAULTS[part]))
         return layer
 
     def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
-        parts = describe_parts(spec, ("weight", "bias", "running_mean", "running_var"), self.DEFAULTS, lang)
         return (f"BatchNorm1d({spec['batchnorm1d']}, eps={spec.get('eps', 1e-5)}, "
-                f"momentum={spec.get('momentum', 0.1)}; {parts})")
+                f"momentum={spec.get('momentum', 0.1)}{self.describe_affine(spec, lang)})")
 
     def constructor(self, spec: dict[str, Any]) -> str:
         return (f"nn.BatchNorm1d({spec['batchnorm1d']}, eps={spec.get('eps', 1e-5)!r}, "
-                f"momentum={spec.get('momentum', 0.1)!r})")
+                f"momentum={spec.get('momentum', 0.1)!r}{self.affine_argument(spec)})")
 
 
 @LAYERS.register
 class LayerNorm(_Norm):
     key = "layernorm"
-    fields = frozenset({"weight", "bias", "eps"})
+    fields = frozenset({"weight", "bias", "eps", "affine"})
     summary = "nn.LayerNorm(shape) over the last dimensions"
+    AFFINE = "elementwise_affine"
 
     def shape(self, spec: dict[str, Any]) -> list[int]:
         size = spec["layernorm"]
@@ -216,18 +282,18 @@ class LayerNorm(_Norm):
         if not (type(size) is int and size > 0):
             check.dims(size, f"{where}.layernorm")
         shape = self.shape(spec)
+        self.validate_affine(spec, where, check)
         validate_parts(spec, where, check, {"weight": shape, "bias": shape})
         check.number(spec.get("eps", 1e-5), f"{where}.eps", 0.0, strict_low=True)
 
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
-        return self.affine(nn.LayerNorm(self.shape(spec), spec.get("eps", 1e-5)), spec, gen)
+        return self.affine(nn.LayerNorm(self.shape(spec), spec.get("eps", 1e-5), self.has_affine(spec)), spec, gen)
 
     def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
-        parts = describe_parts(spec, ("weight", "bias"), self.DEFAULTS, lang)
-        return f"LayerNorm({spec['layernorm']}, eps={spec.get('eps', 1e-5)}; {parts})"
+        return f"LayerNorm({spec['layernorm']}, eps={spec.get('eps', 1e-5)}{self.describe_affine(spec, lang)})"
 
     def constructor(self, spec: dict[str, Any]) -> str:
-        return f"nn.LayerNorm({self.shape(spec)!r}, eps={spec.get('eps', 1e-5)!r})"
+        return f"nn.LayerNorm({self.shape(spec)!r}, eps={spec.get('eps', 1e-5)!r}{self.affine_argument(spec)})"
 
 
 @LAYERS.register

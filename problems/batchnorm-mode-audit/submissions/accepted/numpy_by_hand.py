@@ -18,9 +18,10 @@ def _bn(child, h, train, state):
         m = child.momentum
         state[child] = ((1 - m) * mean + m * mu, (1 - m) * var + m * biased * n / (n - 1))
         mean, var = mu, biased
-    w = child.weight.detach().double().numpy()
-    b = child.bias.detach().double().numpy()
-    return (h - mean) / np.sqrt(var + child.eps) * w + b
+    normalised = (h - mean) / np.sqrt(var + child.eps)
+    if not child.affine:  # built with affine=False: weight and bias are None
+        return normalised
+    return normalised * child.weight.detach().double().numpy() + child.bias.detach().double().numpy()
 
 
 def _forward(model, x, train, state):

@@ -25,7 +25,7 @@ class Solution:
         result = []
         for module in model.modules():
             if type(module) is nn.Linear:
-                flat = torch.cat([module.weight.grad.reshape(-1), module.bias.grad.reshape(-1)]).double()
+                flat = torch.cat([p.grad.reshape(-1) for p in module.parameters() if p.grad is not None]).double()
                 n = torch.linalg.vector_norm(flat).item()
                 result.append(round(min(n, n * max_norm / (n + 1e-6)), 4))
         return result

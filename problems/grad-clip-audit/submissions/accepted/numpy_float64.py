@@ -26,7 +26,8 @@ class Solution:
         out = []
         for name, layer in model.named_children():
             if isinstance(layer, nn.Linear):
-                n = float(np.sqrt(sum(np.sum(grads[f"{name}.{p}"] ** 2) for p in ("weight", "bias"))))
+                n = float(np.sqrt(sum(np.sum(grads[f"{name}.{p}"] ** 2) for p, _ in layer.named_parameters()
+                                      if f"{name}.{p}" in grads)))
                 out.append(min(1.0, max_norm / (n + 1e-6)) * n)
         return out
 

@@ -1,0 +1,95 @@
+"""``judge merge`` reads shard folders as untrusted input (issue 29 §6): red team rt8's breaks.
+
+A shard's ``summary.json`` and ``students/*/results.json`` are files anyone with the output folder (or the machine
+that ran the shard) can edit. Each test here hands ``judge merge`` one such folder and asserts what a stored result
+checked when read must give: one line of bad input (exit 2), never an internal error, a hang, or a file written
+outside ``--out``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli import judge_env
+
+PROBLEM = {"slug": "x", "title": "t"}
+ROW = {"student": "s1", "verdict": "accepted", "passed": 0, "total": 0}
+REPORT = {"grading": {"student": "s1"}, "tests": [], "verdict": "accepted", "passed": 0, "score": 0.0, "total": 0}
+
+
+def _shard(folder: Path, summary: object, report: object | None = None) -> Path:
+    (folder / "students" / "s1").mkdir(parents=True)
+    (folder / "summary.json").write_text(json.dumps(summary))
+    if report is not None:
+        (folder / "students" / "s1" / "results.json").write_text(json.dumps(report))
+    return folder
+
+
+def _merge(folder: Path, out: Path, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "judge", "merge", str(folder), "--out", str(out)],
+                          capture_output=True, text=True, env=judge_env(None), timeout=timeout)
+
+
+@pytest.mark.parametrize("summary", [
+    {"problem": "x", "shard": None, "students": []},
+    {"problem": {"title": "t"}, "shard": None, "students": []},
+    {"problem": PROBLEM, "shard": None, "students": 5},
+    {"problem": PROBLEM, "shard": None, "students": [1]},
+    {"problem": PROBLEM, "shard": None, "students": [], "skipped": 3},
+], ids=["problem-a-string", "problem-without-slug", "students-a-number", "a-row-a-number", "skipped-a-number"])
+def test_a_malformed_summary_is_one_line_of_bad_input(summary, tmp_path):
+    merged = _merge(_shard(tmp_path / "a", summary), tmp_path / "out")
+    assert merged.returncode == 2 and "internal error" not in merged.stderr, merged.stderr
+    assert len(merged.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("report", [
+    {**REPORT, "tests": [1]},
+    {**REPORT, "judge": []},
+    {**REPORT, "grading": {"student": "s1", "class_folder": 3}},
+], ids=["a-case-a-number", "judge-a-list", "class-folder-a-number"])
+def test_a_malformed_stored_result_is_one_line_of_bad_input(report, tmp_path):
+    summary = {"problem": PROBLEM, "shard": None, "students": [ROW]}
+    merged = _merge(_shard(tmp_path / "a", summary, report), tmp_path / "out")
+    assert merged.returncode == 2 and "internal error" not in merged.stderr, merged.stderr
+
+
+def test_a_stored_result_never_writes_outside_the_merged_folder(tmp_path):
+    """The stored result's own ``grading.student`` names where it is saved: ``../../../pwned`` wrote
+    ``results.json`` three folders above ``--out/students``."""
+    summary = {"problem": PROBLEM, "shard": None, "students": [ROW]}
+    report = {**REPORT, "grading": {"student": "../../../pwned"}}
+    out = tmp_path / "deep" / "er" / "out"
+    _merge(_shard(tmp_path / "a", summary, report), out)
+    assert not (out / "students" / "../../../pwned").resolve().exists(), "judge merge wrote outside --out"
+
+
+def test_a_row_never_reads_outside_its_shard(tmp_path):
+    """A summary row's student ``../../elsewhere`` makes merge read (and copy) a result from outside the shard."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "results.json").write_text(json.dumps({**REPORT, "grading": {"student": "s1"}}))
+    summary = {"problem": PROBLEM, "shard": None, "students": [{**ROW, "student": "../../elsewhere"}]}
+    merged = _merge(_shard(tmp_path / "a", summary), tmp_path / "out")
+    assert merged.returncode == 2, merged.stdout + merged.stderr
+
+
+def test_a_stored_source_that_never_ends_does_not_hang_the_merge(tmp_path):
+    """The stored result names its own source and class folder; the audit reads that source whole: a FIFO hangs
+    judge merge for ever (and ``/dev/zero`` would fill its memory)."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    summary = {"problem": PROBLEM, "shard": None, "students": [ROW]}
+    report = {**REPORT, "submission": {"sha256": "ab"},
+              "grading": {"student": "s1", "class_folder": str(tmp_path), "source": str(fifo)}}
+    try:
+        merged = _merge(_shard(tmp_path / "a", summary, report), tmp_path / "out", timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail("judge merge hangs on a stored source that is a FIFO")
+    assert merged.returncode in (0, 2)
