@@ -14,6 +14,7 @@ from typing import Any
 
 from judge.compat import tomllib
 from judge.messages_author import AUTHORING
+from judge.messages_cases import EXPECTED
 from judge.messages_learner import LEARNER
 from judge.messages_machine import MACHINE
 
@@ -282,13 +283,14 @@ CATALOGUE: dict[str, str] = {
     **LEARNER,
     **AUTHORING,
     **MACHINE,
+    **EXPECTED,
 }
 
 
 LIST_COLUMNS = ("status", "problem", "title", "difficulty", "tries", "tags")
 
 
-def say(key: str, **fields: Any) -> str:
+def say(key: str, /, **fields: Any) -> str:
     return CATALOGUE[key].format(**fields)
 
 
@@ -308,7 +310,7 @@ def text_in(lang: str, key: str) -> str:
     return translations(lang).get(key, CATALOGUE[key])
 
 
-def say_in(lang: str, key: str, **fields: Any) -> str:
+def say_in(lang: str, key: str, /, **fields: Any) -> str:
     return text_in(lang, key).format(**{name: value.said_in(lang) if isinstance(value, Said) else value
                                          for name, value in fields.items()})
 
@@ -317,7 +319,7 @@ class Said:
     """A message that is a field of another (why a file is not Python, "'a' or 'b'"): said in the language the
     message around it is said in, in English where it is formatted as it is."""
 
-    def __init__(self, key: str, **fields: Any):
+    def __init__(self, key: str, /, **fields: Any):
         self.key, self.fields = key, fields
 
     def said_in(self, lang: str) -> str:

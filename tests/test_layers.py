@@ -11,7 +11,7 @@ from tests.support.cli import REPO
 
 LAYERS: list[set[str]] = [
     {"judge.compat", "judge.errors", "judge.messages", "judge.messages_author", "judge.messages_learner",
-     "judge.messages_machine", "judge.machine", "judge.places",
+     "judge.messages_machine", "judge.messages_cases", "judge.machine", "judge.places",
      "judge.settings"},
     {"judge.package"},
     {"judge.worker"},

@@ -86,7 +86,8 @@ def zh_path_keys() -> set[str]:
     keys |= {"list_summary", "history_cpu_bound", "serve_stopped", "serve_already_judging", "internal"}
     keys |= set(SITE_LABELS) | {f"verdict_{v.value}" for v in Verdict} | {"verdict_not_run", "mode_run", "mode_submit"}
     keys |= {k for k in messages.CATALOGUE if k.startswith(
-        ("tag_", "list_column_", "step_", "describe_", "field_", "item_", "type_", "class_"))}
+        ("tag_", "list_column_", "step_", "describe_", "field_", "item_", "type_", "class_", "expect_", "range_",
+         "word_"))}
     keys |= {k for rule in ENDINGS.values() for k in (rule.message, rule.at_import)} | set(HIDDEN_LIMIT_NOTES.values())
     return keys
 
@@ -365,12 +366,17 @@ def test_the_one_line_errors_of_the_learners_commands_are_said_in_zh(tmp_path):
     (tmp_path / "solution.txt").write_text(REFERENCE_SOURCE)
     (tmp_path / "broken.json").write_text("{not json")
     (tmp_path / "deep.json").write_text("[" * 40 + "]" * 40)
+    (tmp_path / "no-calls.json").write_text('{"objects": {}, "calls": []}')
+    (tmp_path / "bad-seed.json").write_text(json.dumps({**mlp_case("mine", 1, 4), "calls": [
+        {"method": "compute_activation_stats", "args": ["$model", "$x"]}]}).replace('"seed": 2', '"seed": -2'))
     tries = {
         "unknown_problem": ["run", "no-such-problem"], "unknown_problem_close": ["show", "training-diagnostic"],
         "file_missing": ["run", SLUG, "missing.py"], "file_is_dir": ["submit", SLUG, str(tmp_path)],
         "file_not_python": ["run", SLUG, "solution.txt"],
         "case_not_json": ["run", SLUG, solution.name, "--case", "broken.json"],
         "case_too_deep": ["run", SLUG, solution.name, "--case", "deep.json"],
+        "case_invalid": ["run", SLUG, solution.name, "--case", "no-calls.json"],
+        "expect_seed": ["run", SLUG, solution.name, "--case", "bad-seed.json"],
         "start_exists": ["start", SLUG, solution.name], "start_not_python": ["start", SLUG, "mine.txt"],
         "history_no_attempt": ["history", SLUG, "--show", "999"], "history_which_problem": ["history", "--show", "1"],
     }
@@ -380,7 +386,8 @@ def test_the_one_line_errors_of_the_learners_commands_are_said_in_zh(tmp_path):
         line = done.stderr
         assert done.returncode == 2 and line.startswith("judge: ") and line.count("\n") == 1, (key, line)
         assert max(re.split(r"\{[^}]*\}", ZH[key]), key=len).strip() in line, (key, line)
-        assert english_left(line, [str(tmp_path), *available(), *args, reason]) == [], (key, line)
+        fields = re.findall(r"字段 (\S+)：", line)  # where in the case file: its own names (calls, objects.x.seed)
+        assert english_left(line, [str(tmp_path), *available(), *args, reason, *fields]) == [], (key, line)
 
 
 def test_check_in_a_notebook_judges_and_refuses_in_the_language_asked(tmp_path):

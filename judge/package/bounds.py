@@ -103,11 +103,10 @@ def check_elements(objects: dict[str, Any], check: Failing) -> None:
         for key, item in value.items():
             sizes = _sizes(item) if key in SIZE_FIELDS else None
             if sizes is not None and key == "shape" and len(sizes) > MAX_RANK:
-                check.fail(f"{where}.{key}", f"a shape of at most {MAX_RANK} dimensions")
+                check.fail(f"{where}.{key}", "expect_rank", rank=MAX_RANK)
             if sizes is not None:
                 total += SIZE_FIELDS[key](sizes)
                 if total > MAX_ELEMENTS:
-                    check.fail(f"{where}.{key}", f"objects of at most {MAX_ELEMENTS} elements in all "
-                                                 f"(this case asks for more than {total})")
+                    check.fail(f"{where}.{key}", "expect_elements", limit=MAX_ELEMENTS, total=total)
             elif key not in DATA_FIELDS:
                 todo.append((f"{where}.{key}", item))

@@ -87,38 +87,38 @@ class Case:
 
 
 def _call(check: Checker, spec: Any, where: str, objects: dict[str, Any], methods: set[str]) -> None:
-    check.type(spec, dict, where, "a call object")
-    check.type(spec.get("method"), str, f"{where}.method", "a method name")
+    check.type(spec, dict, where, "expect_call_object")
+    check.type(spec.get("method"), str, f"{where}.method", "expect_method_name")
     if spec["method"] not in methods:
-        check.fail(f"{where}.method", f"one of {', '.join(sorted(methods))}")
-    args = check.type(spec.get("args"), list, f"{where}.args", "a list of arguments")
+        check.fail(f"{where}.method", "expect_one_of", names=", ".join(sorted(methods)))
+    args = check.type(spec.get("args"), list, f"{where}.args", "expect_arguments")
     for i, arg in enumerate(args):
         if isinstance(arg, str) and arg.startswith("$") and arg[1:] not in objects:
-            check.fail(f"{where}.args[{i}]", f"a defined object, not {arg!r}")
+            check.fail(f"{where}.args[{i}]", "expect_defined_object", arg=repr(arg))
 
 
 def parse_case(raw: Any, path: Path, visibility: str, methods: set[str]) -> Case:
     check = Checker(path)
-    check.type(raw, dict, "(top level)", "a JSON object")
-    objects = check.type(raw.get("objects", {}), dict, "objects", "an object of named objects")
+    check.type(raw, dict, "(top level)", "expect_json_object")
+    objects = check.type(raw.get("objects", {}), dict, "objects", "expect_named_objects")
     for name, spec in objects.items():
         validate_object(spec, f"objects.{name}", check)
-    calls = check.type(raw.get("calls"), list, "calls", "a non-empty list of calls")
+    calls = check.type(raw.get("calls"), list, "calls", "expect_calls")
     if not calls:
-        check.fail("calls", "a non-empty list of calls")
+        check.fail("calls", "expect_calls")
     for i, call in enumerate(calls):
         _call(check, call, f"calls[{i}]", objects, methods)
     permute = raw.get("permute")
     if permute is not None:
-        check.names(permute, objects, "permute", "objects")
-    expected = check.type(raw.get("expected", {}), dict, "expected", "an object keyed by device")
+        check.names(permute, objects, "permute", "word_objects")
+    expected = check.type(raw.get("expected", {}), dict, "expected", "expect_by_device")
     for device, entry in expected.items():
-        outputs = check.type(entry, dict, f"expected.{device}", "an object").get("outputs")
+        outputs = check.type(entry, dict, f"expected.{device}", "expect_object").get("outputs")
         if not isinstance(outputs, list):
-            check.fail(f"expected.{device}.outputs", "a list of values, one per call")
+            check.fail(f"expected.{device}.outputs", "expect_outputs")
     return Case(
         name=path.stem, visibility=visibility, path=path,
-        title=check.type(raw.get("title", path.stem), str, "title", "a string"),
+        title=check.type(raw.get("title", path.stem), str, "title", "expect_string"),
         objects=objects, calls=calls, build_sha256=raw.get("build_sha256"), expected=expected, permute=permute,
         titles=_titles(check, raw.get("translations", {})),
         mistakes=_mistakes(check, raw.get("mistakes", []), len(calls), visibility), raw=raw,
@@ -126,10 +126,10 @@ def parse_case(raw: Any, path: Path, visibility: str, methods: set[str]) -> Case
 
 
 def _titles(check: Checker, raw: Any) -> dict[str, str]:
-    check.type(raw, dict, "translations", "an object like {\"zh\": {\"title\": \"...\"}}")
+    check.type(raw, dict, "translations", "expect_translations")
     for lang, entry in raw.items():
-        check.type(entry, dict, f"translations.{lang}", "an object with a \"title\"")
-        check.type(entry.get("title"), str, f"translations.{lang}.title", "a string")
+        check.type(entry, dict, f"translations.{lang}", "expect_translation")
+        check.type(entry.get("title"), str, f"translations.{lang}.title", "expect_string")
     return {lang: entry["title"] for lang, entry in raw.items()}
 
 
@@ -162,17 +162,17 @@ def untag_nonfinite(value: Any) -> Any:
 
 
 def _mistakes(check: Checker, raw: Any, calls: int, visibility: str) -> list[Mistake]:
-    check.type(raw, list, "mistakes", "a list of {\"pitfall\", \"call\", \"output\"} objects")
+    check.type(raw, list, "mistakes", "expect_mistakes")
     if raw and visibility != "sample":
-        check.fail("mistakes", "nothing: only sample cases carry the outputs of known mistakes")
+        check.fail("mistakes", "expect_no_mistakes")
     found = []
     for i, entry in enumerate(raw):
-        check.type(entry, dict, f"mistakes[{i}]", "an object")
-        check.type(entry.get("pitfall"), str, f"mistakes[{i}].pitfall", "a pitfall id")
+        check.type(entry, dict, f"mistakes[{i}]", "expect_object")
+        check.type(entry.get("pitfall"), str, f"mistakes[{i}].pitfall", "expect_pitfall_id")
         if type(entry.get("call")) is not int or not 0 <= entry["call"] < calls:
-            check.fail(f"mistakes[{i}].call", f"a call index from 0 to {calls - 1}")
+            check.fail(f"mistakes[{i}].call", "expect_call_index", last=calls - 1)
         if "output" not in entry:
-            check.fail(f"mistakes[{i}].output", "the mistake's output")
+            check.fail(f"mistakes[{i}].output", "expect_mistake_output")
         found.append(Mistake(entry["pitfall"], entry["call"], untag_nonfinite(entry["output"])))
     return found
 

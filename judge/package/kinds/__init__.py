@@ -38,7 +38,7 @@ __all__ = ["ACTIVATIONS", "BUGS", "LAYERS", "OBJECTS", "SCHEMES", "Checker", "Co
 
 def validate_object(spec: Any, where: str, check: Checker) -> None:
     """Check one object spec, failing on the first wrong field."""
-    check.type(spec, dict, where, "an object specification like {\"kind\": \"tensor\", ...}")
+    check.type(spec, dict, where, "expect_object_spec")
     kind = OBJECTS[check.choice(spec.get("kind"), OBJECTS, f"{where}.kind")]
     check.fields(spec, {"kind", *kind.fields}, where)
     kind.validate(spec, where, check)

@@ -26,74 +26,91 @@ class Hazard:
 
 
 class Checker:
-    """Validation helpers: every failure is one ``case_invalid`` error naming the file and the field."""
+    """Validation helpers: every failure is one ``case_invalid`` error naming the file and the field, and what the
+    field must be by its message key (``expect_*``, :mod:`judge.messages_cases`), said in the learner's language."""
 
     def __init__(self, path: Path):
         self.path = path
 
-    def fail(self, where: str, what: str) -> NoReturn:
+    def fail(self, where: str, what: str, **fields: Any) -> NoReturn:
         from judge.errors import BadInput  # here, not above: a worker builds kinds, never validates, never says
 
-        raise BadInput("case_invalid", path=self.path, field=where, problem=what)
+        raise BadInput("case_invalid", path=self.path, field=where, problem=phrase(what, **fields))
 
-    def type(self, value: Any, kinds: type | tuple[type, ...], where: str, what: str) -> Any:
+    def type(self, value: Any, kinds: type | tuple[type, ...], where: str, what: str, **fields: Any) -> Any:
         allowed = kinds if isinstance(kinds, tuple) else (kinds,)
         if not isinstance(value, allowed) or isinstance(value, bool) and bool not in allowed:
-            self.fail(where, what)
+            self.fail(where, what, **fields)
         return value
 
     def number(self, value: Any, where: str, low: float | None = None, high: float | None = None,
                strict_low: bool = False) -> float:
         """A finite number within ``[low, high]`` (``(low, high]`` when ``strict_low``)."""
-        rng = "" if low is None and high is None else " " + _range(low, high, strict_low)
-        self.type(value, (int, float), where, f"a number{rng}")
+        what, fields = ("expect_number", {}) if low is None and high is None else (
+            "expect_number_in", {"range": _range(low, high, strict_low)})
+        self.type(value, (int, float), where, what, **fields)
         too_low = low is not None and (value <= low if strict_low else value < low)
         if math.isnan(value) or too_low or high is not None and value > high:
-            self.fail(where, f"a number{rng}")
+            self.fail(where, what, **fields)
         return value
 
     def integer(self, value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
-        rng = "" if low is None and high is None else " " + _range(low, high, False)
         if type(value) is not int or low is not None and value < low or high is not None and value > high:
-            self.fail(where, f"an integer{rng}")
+            if low is None and high is None:
+                self.fail(where, "expect_integer")
+            self.fail(where, "expect_integer_in", range=_range(low, high, False))
         return value
 
     def seed(self, value: Any, where: str) -> int:
         """A generator's seed: an integer every ``torch.Generator`` takes (:data:`judge.package.bounds.SEED_MAX`)."""
         if type(value) is not int or not 0 <= value <= SEED_MAX:
-            self.fail(where, f"an integer seed from 0 to 2**{SEED_MAX.bit_length()} - 1")
+            self.fail(where, "expect_seed", bits=SEED_MAX.bit_length())
         return value
 
     def dims(self, value: Any, where: str, count: int | None = None, allow_zero: bool = False) -> list[int]:
         ok = isinstance(value, list) and (count is None or len(value) == count) and all(
             type(v) is int and (v > 0 or allow_zero and v == 0) for v in value)
+        if not ok and count:
+            self.fail(where, "expect_count_non_negative" if allow_zero else "expect_count_positive", count=count)
         if not ok:
-            size = f"a list of {count} " if count else "a list of "
-            self.fail(where, size + ("non-negative" if allow_zero else "positive") + " integers")
+            self.fail(where, "expect_dims_non_negative" if allow_zero else "expect_dims_positive")
         return value
 
     def choice(self, value: Any, options: Any, where: str) -> str:
         names = sorted(options)
         if not isinstance(value, str) or value not in options:
-            self.fail(where, "one of " + ", ".join(f'"{n}"' for n in names))
+            self.fail(where, "expect_one_of", names=", ".join(f'"{n}"' for n in names))
         return value
 
     def fields(self, spec: dict[str, Any], allowed: set[str] | frozenset[str], where: str) -> None:
         """No key outside ``allowed``: a misspelt key fails here instead of being ignored."""
         for key in spec:
             if key not in allowed:
-                self.fail(f"{where}.{key}", "no such field here; allowed: " + ", ".join(sorted(allowed)))
+                self.fail(f"{where}.{key}", "expect_no_such_field", names=", ".join(sorted(allowed)))
 
     def names(self, value: Any, known: dict[str, Any], where: str, what: str) -> list[str]:
-        """A list of names, each one of ``known``."""
-        self.type(value, list, where, f"a list of {what}")
+        """A list of names, each one of ``known``; ``what`` names them (``word_parameters``, ``word_objects``)."""
+        self.type(value, list, where, "expect_list_of", items=phrase(what))
         for i, name in enumerate(value):
             if name not in known:
-                self.fail(f"{where}[{i}]", f"one of the {what} ({', '.join(known) or 'none'}), not {name!r}")
+                self.one_of_the(f"{where}[{i}]", what, known, name)
         return value
 
+    def one_of_the(self, where: str, what: str, known: dict[str, Any] | list[str], name: Any) -> NoReturn:
+        """``name`` is none of ``known``, the names of ``what`` (``word_parameters``)."""
+        self.fail(where, "expect_one_of_the", items=phrase(what), known=", ".join(known) or phrase("word_none"),
+                  name=repr(name))
 
-def say_in(lang: str, key: str, **fields: Any) -> str:
+
+def phrase(key: str, /, **fields: Any) -> Any:
+    """A message that is a field of another (:class:`judge.messages.Said`), imported when a case is refused: a worker
+    builds kinds and never validates one, so the catalogue stays out of its imports (tests/test_footprint.py)."""
+    from judge.messages import Said
+
+    return Said(key, **fields)
+
+
+def say_in(lang: str, key: str, /, **fields: Any) -> str:
     """:func:`judge.messages.say_in`, imported only when a kind describes itself: a worker builds kinds and never
     describes one, so the catalogue stays out of its imports (tests/test_footprint.py)."""
     from judge import messages
@@ -101,12 +118,12 @@ def say_in(lang: str, key: str, **fields: Any) -> str:
     return messages.say_in(lang, key, **fields)
 
 
-def _range(low: float | None, high: float | None, strict_low: bool) -> str:
+def _range(low: float | None, high: float | None, strict_low: bool) -> Any:
     if high is None:
-        return f"{'>' if strict_low else '>='} {low:g}"
+        return phrase("range_above" if strict_low else "range_at_least", low=low)
     if low is None:
-        return f"<= {high:g}"
-    return f"in {'(' if strict_low else '['}{low:g}, {high:g}]"
+        return phrase("range_at_most", high=high)
+    return phrase("range_within", left="(" if strict_low else "[", low=low, high=high)
 
 
 HIDDEN = "$hidden"

@@ -32,28 +32,28 @@ def _require(spec: dict[str, Any], keys: tuple[str, ...], where: str, check: Che
     check.fields(spec, {"kind", *keys}, where)
     for key in keys:
         if key not in spec:
-            check.fail(f"{where}.{key}", f"a value for {key} (every key is given explicitly)")
+            check.fail(f"{where}.{key}", "expect_value_for", key=key)
 
 
 def validate_optimizer(spec: Any, where: str, check: Checker) -> None:
-    check.type(spec, dict, where, "an optimizer object like {\"name\": \"sgd\", \"lr\": 0.1, ...}")
+    check.type(spec, dict, where, "expect_optimizer_object")
     name = check.choice(spec.get("name"), OPTIMIZERS, f"{where}.name")
     _require(spec, ("name", *OPTIMIZERS[name]), where, check)
     check.number(spec["lr"], f"{where}.lr", 0.0, strict_low=True)
     check.number(spec["weight_decay"], f"{where}.weight_decay", 0.0)
     if name == "sgd":
         check.number(spec["momentum"], f"{where}.momentum", 0.0, 1.0)
-        check.type(spec["nesterov"], bool, f"{where}.nesterov", "true or false")
+        check.type(spec["nesterov"], bool, f"{where}.nesterov", "expect_bool")
         if spec["nesterov"] and spec["momentum"] == 0:
-            check.fail(f"{where}.momentum", "a momentum above 0 (Nesterov needs one)")
+            check.fail(f"{where}.momentum", "expect_nesterov_momentum")
     else:
-        betas = check.type(spec["betas"], list, f"{where}.betas", "two numbers in [0, 1)")
+        betas = check.type(spec["betas"], list, f"{where}.betas", "expect_betas")
         if len(betas) != 2:
-            check.fail(f"{where}.betas", "two numbers in [0, 1)")
+            check.fail(f"{where}.betas", "expect_betas")
         for i, beta in enumerate(betas):
             check.number(beta, f"{where}.betas[{i}]", 0.0, 1.0)
             if beta == 1.0:
-                check.fail(f"{where}.betas[{i}]", "a number in [0, 1)")
+                check.fail(f"{where}.betas[{i}]", "expect_beta")
         check.number(spec["eps"], f"{where}.eps", 0.0, strict_low=True)
 
 
@@ -93,7 +93,7 @@ class Training(_Config):
         _require(spec, tuple(sorted(self.fields)), where, check)
         validate_optimizer(spec["optimizer"], f"{where}.optimizer", check)
         if "kind" in spec["optimizer"]:
-            check.fail(f"{where}.optimizer.kind", "nothing: a nested optimizer has no kind")
+            check.fail(f"{where}.optimizer.kind", "expect_no_nested_kind")
         check.integer(spec["steps"], f"{where}.steps", 1, MAX_STEPS)
         check.number(spec["clip_max_norm"], f"{where}.clip_max_norm", 0.0)
         check.integer(spec["warmup_steps"], f"{where}.warmup_steps", low=1)

@@ -25,7 +25,7 @@ def _check_pair(check: Checker, value: Any, where: str, low: int) -> None:
     """An int ``>= low``, or a list of two such ints."""
     if isinstance(value, list):
         if len(value) != 2 or any(type(v) is not int or v < low for v in value):
-            check.fail(where, f"an integer >= {low}, or a list of two")
+            check.fail(where, "expect_int_or_pair", low=low)
     else:
         check.integer(value, where, low=low)
 
@@ -46,7 +46,7 @@ class Conv2d(LayerKind):
     def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:
         value = spec.get("conv2d")
         if not isinstance(value, list) or len(value) != 3:
-            check.fail(f"{where}.conv2d", "[c_in, c_out, k], k an integer or [k_h, k_w]")
+            check.fail(f"{where}.conv2d", "expect_conv_dims")
         check.dims(value[:2], f"{where}.conv2d")
         _check_pair(check, value[2], f"{where}.conv2d[2]", low=1)
         _check_pair(check, spec.get("stride", 1), f"{where}.stride", low=1)
@@ -120,7 +120,7 @@ class Flatten(LayerKind):
 
     def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:
         if spec.get("flatten") is not True:
-            check.fail(f"{where}.flatten", "true")
+            check.fail(f"{where}.flatten", "expect_true")
 
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         return nn.Flatten()

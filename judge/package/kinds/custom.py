@@ -37,10 +37,10 @@ class Custom(LayerKind):
         bug = check.choice(spec.get("bug", "none"), BUGS[kind], f"{where}.bug")
         if kind == "linear":
             if spec.get("bias") is False:  # the statement's judge Linear is y = x Wᵀ + b
-                check.fail(f"{where}.bias", 'an INIT like {"init": "zeros"}: a judge Linear always has a bias')
+                check.fail(f"{where}.bias", "expect_judge_bias")
             validate_linear(spec, where, check)
             if bug == "input_grad_transposed" and spec["linear"][0] != spec["linear"][1]:
-                check.fail(f"{where}.linear", "a square layer (the bug transposes the weight)")
+                check.fail(f"{where}.linear", "expect_square")
         else:
             check.fields(spec, {"custom", "bug"}, where)
 

@@ -129,7 +129,6 @@ SCHEMES: dict[str, Scheme] = {s.name: s for s in (
            "exactly `values`, a nested list of the tensor's shape", lambda i, s, fi, fo: _values_code(i, s)),
 )}
 
-INIT_EXAMPLE = 'an object like {"init": "normal", "std": 1.0}'
 
 
 def draw(init: dict[str, Any], shape: list[int], gen: torch.Generator, fan_in: int = 1,
@@ -178,23 +177,24 @@ def flat_values(init: dict[str, Any]) -> list[float]:
 def validate_init(spec: Any, where: str, check: Checker, shape: list[int] | None,
                   extra: set[str] = frozenset()) -> dict[str, Any]:
     """``spec`` is an INIT (with ``extra`` keys allowed beside it); a ``values`` list must fit ``shape``."""
-    check.type(spec, dict, where, INIT_EXAMPLE)
+    check.type(spec, dict, where, "expect_init_object")
     scheme = SCHEMES[check.choice(spec.get("init"), SCHEMES, f"{where}.init")]
     check.fields(spec, {"init", *scheme.params, *extra}, where)
     for key, default in scheme.params.items():
         if default is None and key not in spec:
-            check.fail(f"{where}.{key}", f"the {key} of a {scheme.name!r} init")
+            check.fail(f"{where}.{key}", "expect_init_param", key=key, scheme=repr(scheme.name))
     for key in ("value", "mean", "std", "low", "high", "gain"):
         if key in spec:
             check.number(spec[key], f"{where}.{key}")
     if scheme.name == "values":
         found = _shape_of(spec["values"])
         if found is None or shape is not None and math.prod(found) != math.prod(shape):
-            want = f"{math.prod(shape)} numbers in all (shape {shape})" if shape is not None else "numbers"
-            check.fail(f"{where}.values", f"a rectangular nested list of {want}")
+            if shape is not None:
+                check.fail(f"{where}.values", "expect_values_shaped", count=math.prod(shape), shape=shape)
+            check.fail(f"{where}.values", "expect_values")
         for value in flat_values(spec):
             if not math.isfinite(value):
-                check.fail(f"{where}.values", "finite numbers")
+                check.fail(f"{where}.values", "expect_finite")
     return spec
 
 

@@ -52,9 +52,6 @@ def validate_parts(spec: dict[str, Any], where: str, check: Checker, parts: dict
             validate_init(spec[part], f"{where}.{part}", check, shape)
 
 
-NO_BIAS = '{"init": ...} or false (no bias)'
-
-
 def has_bias(spec: dict[str, Any]) -> bool:
     """Whether a layer spec builds a bias: ``"bias": false`` builds the layer with ``bias=False``."""
     return spec.get("bias") is not False
@@ -64,7 +61,7 @@ def validate_weight_and_bias(spec: dict[str, Any], where: str, check: Checker, w
                              bias: list[int]) -> None:
     """A layer's ``weight`` INIT, and its ``bias``: an INIT, or ``false`` for a layer built without one."""
     if spec.get("bias") is not False and not isinstance(spec.get("bias", {}), dict):
-        check.fail(f"{where}.bias", NO_BIAS)
+        check.fail(f"{where}.bias", "expect_init_or_false")
     validate_parts(spec, where, check, {"weight": weight, **({"bias": bias} if has_bias(spec) else {})})
 
 
@@ -157,7 +154,7 @@ class Act(LayerKind):
         for i in range(1, len(values)):
             if not values[i - 1] < values[i]:
                 below = act.increasing[i - 1]
-                check.fail(f"{where}.{act.increasing[i]}", f"a number above {below} ({values[i - 1]:g})")
+                check.fail(f"{where}.{act.increasing[i]}", "expect_number_above", name=below, value=values[i - 1])
 
     def parameters(self, spec: dict[str, Any]) -> list[tuple[str, list[int]]]:
         return ACTIVATIONS[spec["act"]].parameters(spec)
@@ -192,10 +189,10 @@ class _Norm(LayerKind):
 
     def validate_affine(self, spec: dict[str, Any], where: str, check: Checker) -> None:
         """``affine`` is true or false, and a layer without affine parameters gives no INIT for them."""
-        check.type(spec.get("affine", True), bool, f"{where}.affine", "true or false")
+        check.type(spec.get("affine", True), bool, f"{where}.affine", "expect_bool")
         for part in ("weight", "bias"):
             if not self.has_affine(spec) and part in spec:
-                check.fail(f"{where}.{part}", "nothing: a layer with \"affine\": false has no weight or bias")
+                check.fail(f"{where}.{part}", "expect_no_affine_parts")
 
     def parts(self, spec: dict[str, Any]) -> tuple[str, ...]:
         """What the layer holds, in drawing order: the affine parameters (where it has them), then the running
@@ -250,7 +247,7 @@ class BatchNorm1d(_Norm):
         positive = var["init"] == "default" or var["init"] in ("constant", "values") and all(
             v > 0 for v in flat_values(var)) or var["init"] == "uniform" and var.get("low", -1.0) > 0
         if not positive:
-            check.fail(f"{where}.running_var", "positive variances: a constant, values or uniform init above 0")
+            check.fail(f"{where}.running_var", "expect_positive_variances")
 
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         layer = self.affine(nn.BatchNorm1d(spec["batchnorm1d"], spec.get("eps", 1e-5), spec.get("momentum", 0.1),
@@ -328,9 +325,9 @@ def kind_of(spec: dict[str, Any]) -> LayerKind:
 
 
 def validate_layer(spec: Any, where: str, check: Checker) -> None:
-    check.type(spec, dict, where, "a layer object like {\"linear\": [4, 3]} or {\"act\": \"relu\"}")
+    check.type(spec, dict, where, "expect_layer_object")
     if len(_keys(spec)) != 1:
-        check.fail(where, "a layer with exactly one of " + ", ".join(f'"{k}"' for k in LAYERS.names()))
+        check.fail(where, "expect_one_layer_key", names=", ".join(f'"{k}"' for k in LAYERS.names()))
     kind = kind_of(spec)
     check.fields(spec, {kind.key, *kind.fields}, where)
     kind.validate(spec, where, check)

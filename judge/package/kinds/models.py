@@ -13,7 +13,8 @@ from collections import OrderedDict
 from typing import Any, Callable, ClassVar
 
 from judge.package.kinds import state
-from judge.package.kinds.base import LAYERS, OBJECTS, Checker, Code, ObjectKind, hide, say_in, seeded_code, shown
+from judge.package.kinds.base import (LAYERS, OBJECTS, Checker, Code, ObjectKind, hide, phrase, say_in, seeded_code,
+                                      shown)
 from judge.package.kinds.layers import kind_of, validate_layer
 from judge.package.kinds.lazy import nn, torch
 
@@ -37,7 +38,7 @@ are refused by :data:`NAME`."""
 
 
 def _layers(spec: Any, where: str, check: Checker) -> None:
-    for i, layer in enumerate(check.type(spec, list, where, "a list of layers")):
+    for i, layer in enumerate(check.type(spec, list, where, "expect_layers")):
         validate_layer(layer, f"{where}[{i}]", check)
 
 
@@ -90,12 +91,12 @@ def _map_layers(value: Any, change: Callable[[dict[str, Any]], dict[str, Any]]) 
 def _names(entries: list[Any], where: str, check: Checker, what: str) -> None:
     seen = set()
     for i, entry in enumerate(entries):
-        check.type(entry, dict, f"{where}[{i}]", f"a {what} object with a \"name\"")
+        check.type(entry, dict, f"{where}[{i}]", "expect_named_entry", entry=phrase(what))
         name = entry.get("name")
         if not isinstance(name, str) or not NAME.fullmatch(name) or name in seen:
-            check.fail(f"{where}[{i}].name", f"a new {what} name made of letters, digits and _, starting with a letter")
+            check.fail(f"{where}[{i}].name", "expect_new_name", entry=phrase(what))
         if name in MODULE_ATTRIBUTES:  # nn.ModuleDict / nn.Sequential would refuse it only when the model is built
-            check.fail(f"{where}[{i}].name", f"a {what} name that is not an nn.Module attribute ({name!r} is)")
+            check.fail(f"{where}[{i}].name", "expect_not_attribute", entry=phrase(what), name=repr(name))
         seen.add(name)
 
 
@@ -187,13 +188,13 @@ class Net(_Model):
     summary = "an nn.Sequential of named blocks, each an nn.Sequential or a Residual (x + body(x))"
 
     def validate_layout(self, spec: dict[str, Any], where: str, check: Checker) -> None:
-        blocks = check.type(spec.get("blocks"), list, f"{where}.blocks", "a non-empty list of blocks")
+        blocks = check.type(spec.get("blocks"), list, f"{where}.blocks", "expect_blocks")
         if not blocks:
-            check.fail(f"{where}.blocks", "a non-empty list of blocks")
-        _names(blocks, f"{where}.blocks", check, "block")
+            check.fail(f"{where}.blocks", "expect_blocks")
+        _names(blocks, f"{where}.blocks", check, "word_block")
         for i, block in enumerate(blocks):
             check.fields(block, {"name", "layers", "residual"}, f"{where}.blocks[{i}]")
-            check.type(block.get("residual", False), bool, f"{where}.blocks[{i}].residual", "true or false")
+            check.type(block.get("residual", False), bool, f"{where}.blocks[{i}].residual", "expect_bool")
             _layers(block.get("layers"), f"{where}.blocks[{i}].layers", check)
 
     @staticmethod
@@ -242,8 +243,8 @@ class BranchedModel(_Model):
 
     def validate_layout(self, spec: dict[str, Any], where: str, check: Checker) -> None:
         _layers(spec.get("trunk"), f"{where}.trunk", check)
-        heads = check.type(spec.get("heads"), list, f"{where}.heads", "a non-empty list of heads")
-        _names(heads, f"{where}.heads", check, "head")
+        heads = check.type(spec.get("heads"), list, f"{where}.heads", "expect_heads")
+        _names(heads, f"{where}.heads", check, "word_head")
         for i, head in enumerate(heads):
             at = f"{where}.heads[{i}]"
             check.fields(head, self.HEAD_FIELDS, at)
@@ -251,9 +252,9 @@ class BranchedModel(_Model):
             for end in ("input", "output"):
                 check.choice(head.get(end, "attached"), ("attached", "detach"), f"{at}.{end}")
             check.number(head.get("scale", 1.0), f"{at}.scale")
-            check.type(head.get("used", True), bool, f"{at}.used", "true or false")
+            check.type(head.get("used", True), bool, f"{at}.used", "expect_bool")
         if not any(head.get("used", True) for head in heads):
-            check.fail(f"{where}.heads", "at least one used head (the output is their sum)")
+            check.fail(f"{where}.heads", "expect_used_head")
 
     def parameters(self, spec: dict[str, Any]) -> dict[str, list[int]]:
         found = _sequential_parameters(spec["trunk"], "trunk.")

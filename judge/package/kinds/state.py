@@ -24,28 +24,27 @@ NONFINITE = {"inf": float("inf"), "-inf": float("-inf"), "nan": float("nan")}
 
 def validate_state(spec: dict[str, Any], where: str, check: Checker, params: dict[str, list[int]]) -> None:
     """``params``: the model's parameter names and shapes, as the layer kinds declare them."""
-    frozen = check.names(spec.get("frozen", []), params, f"{where}.frozen", "parameters")
+    frozen = check.names(spec.get("frozen", []), params, f"{where}.frozen", "word_parameters")
     if "stale_grad" in spec:
         stale = validate_init(spec["stale_grad"], f"{where}.stale_grad", check, None, {"inject", "none"})
         if stale["init"] == "values":
-            check.fail(f"{where}.stale_grad.init", "a scheme that fits every parameter's shape (not \"values\")")
+            check.fail(f"{where}.stale_grad.init", "expect_stale_scheme")
         for i, entry in enumerate(check.type(stale.get("inject", []), list, f"{where}.stale_grad.inject",
-                                             "a list of {\"param\", \"index\", \"value\"} objects")):
+                                             "expect_inject_list")):
             at = f"{where}.stale_grad.inject[{i}]"
-            check.type(entry, dict, at, "an object like {\"param\": \"0.weight\", \"index\": 0, \"value\": \"inf\"}")
+            check.type(entry, dict, at, "expect_inject_object")
             check.fields(entry, {"param", "index", "value"}, at)
             name = entry.get("param")
             if name not in params:
-                check.fail(f"{at}.param", f"one of the parameters ({', '.join(params) or 'none'}), not {name!r}")
+                check.one_of_the(f"{at}.param", "word_parameters", params, name)
             size = math.prod(params[name])
             check.integer(entry.get("index"), f"{at}.index", 0, size - 1)
             check.choice(entry.get("value"), NONFINITE, f"{at}.value")
-        none = check.names(stale.get("none", []), params, f"{where}.stale_grad.none", "parameters")
+        none = check.names(stale.get("none", []), params, f"{where}.stale_grad.none", "word_parameters")
         cleared = set(frozen) | set(none)
         for i, entry in enumerate(stale.get("inject", [])):
             if entry["param"] in cleared:
-                check.fail(f"{where}.stale_grad.inject[{i}].param",
-                           "a parameter whose .grad is not None (not frozen, not in none)")
+                check.fail(f"{where}.stale_grad.inject[{i}].param", "expect_grad_kept")
     check.choice(spec.get("mode", "train"), MODES, f"{where}.mode")
 
 

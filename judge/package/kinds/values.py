@@ -30,9 +30,9 @@ class Tensor(ObjectKind):
                       check, shape)
         if dtype == "int64":
             if spec["init"] not in EXACT_SCHEMES:
-                check.fail(f"{where}.init", "one of " + ", ".join(f'"{s}"' for s in EXACT_SCHEMES) + " for int64")
+                check.fail(f"{where}.init", "expect_one_of_for_int64", names=", ".join(f'"{s}"' for s in EXACT_SCHEMES))
             if spec["init"] != "zeros" and any(float(v) != math.floor(v) for v in flat_values(spec)):
-                check.fail(f"{where}.{'value' if spec['init'] == 'constant' else 'values'}", "whole numbers for int64")
+                check.fail(f"{where}.{'value' if spec['init'] == 'constant' else 'values'}", "expect_whole_numbers")
 
     def build(self, spec: dict[str, Any]) -> torch.Tensor:
         gen = torch.Generator().manual_seed(spec["seed"])
@@ -58,7 +58,7 @@ class Labels(ObjectKind):
     def validate(self, spec: dict[str, Any], where: str, check: Checker) -> None:
         if "values" in spec:
             check.fields(spec, {"kind", "values", "num_classes"}, where)
-            values = check.type(spec["values"], list, f"{where}.values", "a list of class indices")
+            values = check.type(spec["values"], list, f"{where}.values", "expect_class_indices")
             top = check.integer(spec.get("num_classes", 2**62), f"{where}.num_classes", low=1)
             for i, v in enumerate(values):
                 check.integer(v, f"{where}.values[{i}]", 0, top - 1)
