@@ -117,7 +117,8 @@ def test_a_stored_result_with_every_field_merges(tmp_path):
     {key: value for key, value in SHOWN.items() if key != "problem"},
     {**SHOWN, "submission": {"sha256": "ab"}, "grading": {"student": "s1", "class_folder": "/", "source": "a\u0000b"}},
     {**SHOWN, "tests": [{"status": "failed", "score": 0.0, "extra_data": {
-        "case": "c", "hidden": False, "verdict": "wrong_answer", "calls": [{"got": json.loads("[" * 900 + "]" * 900)}]}}],
+        "case": "c", "hidden": False, "verdict": "wrong_answer",
+        "calls": [{"got": json.loads("[" * 900 + "]" * 900)}]}}],
      "verdict": "wrong_answer", "total": 1},
 ], ids=["no-problem", "source-with-nul", "got-nested-900-deep"])
 def test_a_stored_result_merge_cannot_show_is_one_line_of_bad_input(report, tmp_path):
