@@ -152,3 +152,31 @@ def test_restore_never_writes_through_a_linked_folder(home, tmp_path):
     result = run_judge(["history", SLUG, "--restore", "1", str(tmp_path / "linked" / "mine.py")], None, timeout=60)
     assert not (target / "mine.py").exists(), "judge history --restore wrote through a linked folder"
     assert result.returncode == 2 and "symbolic link" in result.stderr, result.stderr
+
+
+def test_restore_never_writes_through_a_link_hidden_by_dot_dot(home, tmp_path):
+    """Red team rt9: links are looked for in ``os.path.abspath(FILE)``, which drops ``linked/..`` without looking,
+    but the kernel follows ``linked`` and then goes up from its target: ``linked/../mine.py`` is checked as
+    ``<here>/mine.py`` and written beside the link's target, in a folder FILE never names."""
+    _one_attempt(home)
+    (tmp_path / "far" / "away").mkdir(parents=True)
+    (tmp_path / "here").mkdir()
+    (tmp_path / "here" / "linked").symlink_to(tmp_path / "far" / "away")
+    result = run_judge(["history", SLUG, "--restore", "1", str(tmp_path / "here" / "linked" / ".." / "mine.py")],
+                       None, timeout=60)
+    assert not (tmp_path / "far" / "mine.py").exists(), "judge history --restore wrote through a link (linked/..)"
+    assert result.returncode == 2 and "symbolic link" in result.stderr, result.stderr
+
+
+def test_restore_over_a_file_it_cannot_read_is_one_line_of_bad_input(home):
+    """Red team rt9: without ``--force`` an existing FILE is read whole to compare it with the attempt, outside
+    the ``try`` that words the open's failures: a file the user may write but not read (``/proc/sys/vm/drop_caches``
+    is one even for root; mode 0200 is one for anyone else) ends the command in an internal error,
+    PermissionError."""
+    import os
+    if not os.path.isfile("/proc/sys/vm/drop_caches"):
+        pytest.skip("no /proc/sys/vm/drop_caches here")
+    _one_attempt(home)
+    result = run_judge(["history", SLUG, "--restore", "1", "/proc/sys/vm/drop_caches"], None, timeout=60)
+    assert result.returncode == 2 and "internal error" not in result.stderr, result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr

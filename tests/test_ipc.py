@@ -273,6 +273,52 @@ def read_bits_by_faults(path, block):
         return bits
     except Exception:
         return None
+
+
+def read_bits_by_move_pages(path, block):
+    """pagemap's present bit without pagemap: move_pages with no target nodes answers each page's node, or ENOENT
+    for a page with no entry in the page table (fault-around mapped only the cached ones); no timing, and nothing
+    the filter refuses."""
+    try:
+        address = _block(path, block)
+        _ct.string_at(address, 1)
+        pages, status = (_ct.c_void_p * 16)(*(address + i * 4096 for i in range(16))), (_ct.c_int * 16)()
+        _C.syscall.restype = _ct.c_long
+        if _C.syscall(_ct.c_long(279), _ct.c_int(0), _ct.c_ulong(16), pages, None, status, _ct.c_int(0)) != 0:
+            return None
+        return [int(s >= 0) for s in status[2:]]
+    except Exception:
+        return None
+
+
+class _Iocb(_ct.Structure):
+    _fields_ = [("data", _ct.c_uint64), ("key", _ct.c_uint32), ("rw_flags", _ct.c_int32), ("opcode", _ct.c_uint16),
+                ("prio", _ct.c_int16), ("fildes", _ct.c_uint32), ("buf", _ct.c_uint64), ("nbytes", _ct.c_uint64),
+                ("offset", _ct.c_int64), ("reserved2", _ct.c_uint64), ("flags", _ct.c_uint32),
+                ("resfd", _ct.c_uint32)]
+
+
+def read_bits_by_aio(path, block):
+    """RWF_NOWAIT without preadv2: a Linux AIO read (io_setup, io_submit) with RWF_NOWAIT in aio_rw_flags fails
+    with EAGAIN on a page not cached. Pages are read last first, so readahead set off by one not cached loads only
+    pages already read; no timing, and nothing the filter refuses."""
+    try:
+        _C.syscall.restype = _ct.c_long
+        context, event, buffer = _ct.c_ulong(0), (_ct.c_int64 * 4)(), _ct.create_string_buffer(1)
+        if _C.syscall(_ct.c_long(206), _ct.c_uint(1), _ct.byref(context)) != 0:  # io_setup
+            return None
+        fd, bits = _os.open(path, _os.O_RDONLY), [0] * 14
+        for i in reversed(range(14)):
+            request = _ct.pointer(_Iocb(opcode=0, fildes=fd, buf=_ct.addressof(buffer), nbytes=1, rw_flags=8,
+                                        offset=(block << 16) + (2 + i) * 4096))  # IOCB_CMD_PREAD, RWF_NOWAIT
+            if _C.syscall(_ct.c_long(209), context, _ct.c_long(1), _ct.byref(request)) != 1:  # io_submit
+                return None
+            if _C.syscall(_ct.c_long(208), context, _ct.c_long(1), _ct.c_long(1), event, None) != 1:  # io_getevents
+                return None
+            bits[i] = int(event[2] == 1)
+        return bits
+    except Exception:
+        return None
 '''
 
 
@@ -311,6 +357,24 @@ def test_no_bit_passes_through_the_page_cache_without_timing(cap, reader, toy_ro
     same warm process answers wrongly when it reads those 14 bits back: through pagemap (``read_bits``), or by the
     major faults getrusage counts when it touches each page (``read_bits_by_faults``), so hiding pagemap alone
     would not close it."""
+    _writer_then_reader(cap, reader, toy_root, tmp_path)
+
+
+@root_only
+@pytest.mark.parametrize("reader", ["read_bits_by_move_pages", "read_bits_by_aio"])
+@pytest.mark.parametrize("cap", ["L2", "L1"])
+def test_no_bit_passes_through_other_exact_readers(cap, reader, toy_root, tmp_path):
+    """Red team rt9: with getrusage refused and pagemap out of reach, the same writer's 14 bits are still read back
+    exactly, without timing: by move_pages with no target nodes, which answers ENOENT for a page with no entry in
+    the page table (the present bit of pagemap, through a call the filter allows), or by a Linux AIO read with
+    RWF_NOWAIT (io_submit: the flag the filter refuses in preadv2's arguments, in a structure in memory where no
+    filter can see it)."""
+    _writer_then_reader(cap, reader, toy_root, tmp_path)
+
+
+def _writer_then_reader(cap: str, reader: str, toy_root: Path, tmp_path: Path) -> None:
+    """Grade a writer and then a reader (``reader``, a function of :data:`FAULT_AROUND`) in one class at ``cap``
+    with one job slot; both must be accepted (the reader is not when it reads the writer's bits back)."""
     import glob
     import random
     if cap == "L2" and probe.confinement().bwrap is None:

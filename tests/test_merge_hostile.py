@@ -93,3 +93,74 @@ def test_a_stored_source_that_never_ends_does_not_hang_the_merge(tmp_path):
     except subprocess.TimeoutExpired:
         pytest.fail("judge merge hangs on a stored source that is a FIFO")
     assert merged.returncode in (0, 2)
+
+
+SHOWN = {**REPORT, "grading": {"student": "s1", "source": "s1.py"}, "execution_time": 0.1, "mode": "submit",
+         "problem": PROBLEM, "judge": {}, "submission": {}}
+"""a stored result that passes every check of judge merge (it merges: see the first test below)"""
+
+
+def _one_student(folder: Path, report: object, exact: object | None = None) -> Path:
+    _shard(folder, {"problem": PROBLEM, "shard": None, "students": [ROW]}, report)
+    if exact is not None:
+        (folder / "students" / "s1" / "instructor.json").write_text(json.dumps(exact))
+    return folder
+
+
+def test_a_stored_result_with_every_field_merges(tmp_path):
+    """The control for red team rt9's shapes below: each differs from this one result in one field."""
+    merged = _merge(_one_student(tmp_path / "a", SHOWN), tmp_path / "out")
+    assert merged.returncode == 0, merged.stderr
+
+
+@pytest.mark.parametrize("report", [
+    {key: value for key, value in SHOWN.items() if key != "problem"},
+    {**SHOWN, "submission": {"sha256": "ab"}, "grading": {"student": "s1", "class_folder": "/", "source": "a\u0000b"}},
+    {**SHOWN, "tests": [{"status": "failed", "score": 0.0, "extra_data": {
+        "case": "c", "hidden": False, "verdict": "wrong_answer",
+        "calls": [{"got": json.loads("[" * 900 + "]" * 900)}]}}],
+     "verdict": "wrong_answer", "total": 1},
+], ids=["no-problem", "source-with-nul", "got-nested-900-deep"])
+def test_a_stored_result_merge_cannot_show_is_one_line_of_bad_input(report, tmp_path):
+    """Red team rt9: a result without ``problem`` (the report page's title: jinja2's UndefinedError is none of the
+    errors _check_shown catches), a stored source with a NUL byte in its name (ValueError from os.stat, outside
+    what read_file words), or a stored value nested 900 deep (JSON reads it; rendering it overflows the stack)
+    each end judge merge in an internal error."""
+    merged = _merge(_one_student(tmp_path / "a", report), tmp_path / "out")
+    assert merged.returncode == 2 and "internal error" not in merged.stderr, merged.stderr
+
+
+def test_an_instructor_copy_is_read_as_untrusted_as_the_result(tmp_path):
+    """Red team rt9: ``instructor.json`` is copied and, with ``--exact-figures``, shown unchecked: one of the same
+    ``grading`` whose ``tests`` is a number ends the merge in an internal error (TypeError)."""
+    folder = _one_student(tmp_path / "a", SHOWN, {**SHOWN, "tests": 5})
+    merged = subprocess.run([sys.executable, "-m", "judge", "merge", str(folder), "--out", str(tmp_path / "out"),
+                             "--exact-figures"], capture_output=True, text=True, env=judge_env(None), timeout=60)
+    assert merged.returncode == 2 and "internal error" not in merged.stderr, merged.stderr
+
+
+@pytest.mark.parametrize("name", ["summary.json", "students/s1/results.json"])
+def test_a_stored_file_linked_to_proc_is_one_line_of_bad_input(name, tmp_path):
+    """Red team rt9: read_stored refuses what is not a regular file, but a link to a /proc file (a regular file
+    that reads like no file on disk) is followed and read: ``/proc/self/pagemap`` fails the read with EINVAL, an
+    internal error."""
+    folder = _one_student(tmp_path / "a", SHOWN)
+    (folder / name).unlink()
+    (folder / name).symlink_to("/proc/self/pagemap")
+    merged = _merge(folder, tmp_path / "out")
+    assert merged.returncode == 2 and "internal error" not in merged.stderr, merged.stderr
+
+
+def test_a_linked_student_folder_is_not_read_from_outside_the_shard(tmp_path):
+    """Red team rt9: a row's name is now one file name, but ``students/s1`` may be a link to a folder outside the
+    shard: merge reads the result there and copies it into --out as the shard's (what rt8's '../../elsewhere'
+    row did)."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "results.json").write_text(json.dumps(SHOWN))
+    folder = tmp_path / "a"
+    (folder / "students").mkdir(parents=True)
+    (folder / "summary.json").write_text(json.dumps({"problem": PROBLEM, "shard": None, "students": [ROW]}))
+    (folder / "students" / "s1").symlink_to(outside)
+    merged = _merge(folder, tmp_path / "out")
+    assert merged.returncode == 2, merged.stdout + merged.stderr
