@@ -125,7 +125,8 @@ def report_fault(report: dict[str, Any], student: str) -> str | None:
     grading = report.get("grading")
     if not isinstance(grading, dict) or grading.get("student") != student:
         return "grading.student"
-    if not isinstance(grading.get("source"), str) or not isinstance(grading.get("class_folder", ""), str):
+    if not all(isinstance(grading.get(key, ""), str) and "\0" not in grading.get(key, "")
+               for key in ("source", "class_folder")) or "source" not in grading:
         return "grading.source"
     for name in ("judge", "submission"):
         if not isinstance(report.get(name, {}), dict):

@@ -189,13 +189,17 @@ def merge_folders(folders: list[Path], out: Path, figures: Figures = Figures()) 
             if student in owner:
                 raise BadInput("merge_conflict", student=student, first=owner[student], second=folder)
             owner[student] = folder
+            if source.folder(student).is_symlink():  # its result would be read from outside the shard
+                raise BadInput("merge_malformed_result", path=folder, student=student, what="its folder, a link,")
             report = source.load(student)
             if report is None:
                 raise BadInput("merge_incomplete", path=folder, student=student)
-            _check_shown(report, student, folder)
+            exact = source.load_exact(student)
+            for stored in (report, exact) if exact is not None else (report,):
+                _check_shown(stored, student, folder)
             check_stored(report, row, folder)
             if source.folder(student).resolve() != store.folder(student).resolve():
-                store.save(report, source.load_exact(student))
+                store.save(report, exact)
             reports.append(report)
     problem = parts[0][1]["problem"]
     return _write(out, store, _Named(problem["slug"], problem["title"]), None, reports, figures, _skipped(parts))
@@ -208,8 +212,8 @@ def _check_shown(report: dict[str, Any], student: str, folder: Path) -> None:
     if fault is None:
         try:
             render(report, "html")
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-            fault = "the report its page shows"
+        except Exception:  # noqa: BLE001 -- an edited file may fail the templates in any way (a missing key, a
+            fault = "the report its page shows"  # value nested past the stack): it is bad input, not a bug here
     if fault:
         raise BadInput("merge_malformed_result", path=folder, student=student, what=fault)
 

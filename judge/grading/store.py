@@ -104,18 +104,21 @@ def _orphaned(tmp: Path) -> bool:
 
 
 def read_stored(path: Path) -> Any | None:
-    """A stored JSON file of an output folder, or None when it is not one the judge could have written: not a
-    regular file (a FIFO would block the reader forever), not UTF-8 JSON, holding NaN or an infinity (the judge
+    """A stored JSON file of an output folder, or None when it is not one the judge could have written: a link or
+    not a regular file (a FIFO would block the reader forever), not UTF-8 JSON, holding NaN or an infinity (the judge
     writes none), or nested past what the parser's stack allows. An output folder is the instructor's to edit,
     so whatever it holds is read as untrusted input (the red team ended judge merge in three internal errors)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)  # a link, to /proc/self/pagemap say: no
     except OSError:
         return None
     with os.fdopen(fd, "rb") as file:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
-        data = file.read()
+        try:
+            data = file.read()
+        except OSError:
+            return None
     try:
         return json.loads(data.decode("utf-8"), parse_constant=_no_constant)
     except (ValueError, RecursionError):

@@ -136,9 +136,14 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def _linked(path: Path) -> Path | None:
-    """The first component of ``path`` (made absolute without resolving it) that is a symbolic link, if any."""
-    whole = Path(os.path.abspath(path))
-    return next((part for part in reversed([whole, *whole.parents]) if part.is_symlink()), None)
+    """The first component of ``path`` that is a symbolic link, if any, walked as the kernel walks it: from the
+    working folder (or the root), each ``..`` taken after the link before it, never cancelled out of the text."""
+    walked = Path("/") if path.is_absolute() else Path.cwd()
+    for part in path.parts[1:] if path.is_absolute() else path.parts:
+        walked = walked / part
+        if walked.is_symlink():
+            return walked
+    return None
 
 
 def _restore(code: str, slug: str, number: int, file: str | None, force: bool, lang: str) -> None:
@@ -152,7 +157,11 @@ def _restore(code: str, slug: str, number: int, file: str | None, force: bool, l
         raise BadInput("history_restore_link", path=link)
     if path.exists() and not path.is_file():
         raise BadInput("history_restore_special", path=path, number=number)
-    if path.exists() and not force and path.read_bytes() != code.encode("utf-8"):
+    try:
+        differs = path.exists() and not force and path.read_bytes() != code.encode("utf-8")
+    except OSError as exc:
+        raise BadInput("start_unwritable", path=path, reason=exc.strerror) from None
+    if differs:
         raise BadInput("history_restore_exists", path=path, number=number, slug=slug)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)

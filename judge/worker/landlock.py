@@ -5,8 +5,8 @@ A worker, fresh or forked, calls :func:`restrict` after its own set-up and befor
 
 * read (files and directory listings) only the paths of :func:`readable`: the directories on its ``sys.path``
   (the standard library, site-packages with torch and numpy), the directories of the shared libraries it has
-  mapped, the system library directories, ``/etc/ld.so.cache``, its own memory map and memory in ``/proc``
-  (:data:`OWN_PROC`), and ``/dev/null``,
+  mapped, the system library directories, ``/etc/ld.so.cache``, its own memory map, memory, descriptors and limits in
+  ``/proc`` (:data:`OWN_PROC`), and ``/dev/null``,
   ``/dev/zero``, ``/dev/urandom`` and the like; of the judge's own package only the files a worker needs
   (:mod:`judge.worker.footprint`), and the listings of its directories, which the import system reads;
 * write only inside its own scratch directory (and to ``/dev/null``);
@@ -62,11 +62,11 @@ WRITE = (READ | WRITE_FILE | TRUNCATE | REMOVE_DIR | REMOVE_FILE | MAKE_DIR | MA
 DEVICES_READ = ("/dev/zero", "/dev/random", "/dev/urandom")
 DEVICES_WRITE = ("/dev/null", "/dev/full")
 SYSTEM_READ = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/etc/ld.so.cache", "/etc/localtime")
-OWN_PROC = ("maps", "mem")
+OWN_PROC = ("maps", "mem", "fd", "limits")
 """the files of its own ``/proc`` entry a worker may read: its memory map and memory, which it could read through
-``ctypes`` anyway. Not the rest: ``pagemap``, ``smaps``, ``numa_maps``, ``stat``, ``status``, ``io`` and its
-tasks' say which pages of a file it has mapped or faulted in, and so which the page cache held before it (red
-team rt8 read another student's answers back through fault-around and ``pagemap``)"""
+``ctypes`` anyway, its open descriptors and its limits. Not the rest: ``pagemap``, ``smaps``, ``numa_maps``,
+``stat``, ``status``, ``io`` and its tasks' say which pages of a file it has mapped or faulted in, and so which the
+page cache held before it (red team rt8 read another student's answers back through fault-around and ``pagemap``)"""
 GPU_PREFIX = "/dev/nvidia"
 GPU_READ = ("/sys", "/proc/driver/nvidia", "/proc/cpuinfo", "/proc/meminfo", "/proc/devices", "/proc/modules")
 """what the CUDA driver reads when a worker first uses the GPU (after the lock-down; untested without a GPU)"""

@@ -20,8 +20,9 @@ covered too. Everything is allowed except the calls in ``DENIED``, which fail wi
   and ``readahead`` (drop or load them at will), ``preadv2``/``pwritev2`` with ``RWF_NOWAIT`` (a read that fails
   on a page not cached), ``madvise`` with ``MADV_COLD``/``MADV_PAGEOUT``, and ``getrusage`` (its major faults
   count the pages a touch read from disk): red teams passed answers between students through which pages of a
-  library nobody reads were cached (126 and 127), and read them back by fault counts and through
-  ``/proc/self/pagemap``, which Landlock keeps from the worker (``tests/test_ipc.py``). How long a read takes
+  library nobody reads were cached (126 and 127), and read them back by fault counts, ``move_pages``, Linux AIO
+  with ``RWF_NOWAIT`` and ``/proc/self/pagemap``, which Landlock keeps from the worker (``tests/test_ipc.py``).
+  How long a read takes
   still tells a cached page from one on disk: that timing channel is not closed (docs/security.md);
 * what one worker could signal to another running at the same time through a file both may read (``WATCHES``):
   ``flock``, the lock, lease and notify commands of ``fcntl`` (:data:`LOCK_COMMANDS`), and inotify and
@@ -73,9 +74,14 @@ IPC = (
 )
 """every System V IPC and POSIX message queue call, and the ``ipc`` multiplexer of the architectures that have it
 (the ``_time64`` variants exist on 32-bit ones)"""
-PAGE_CACHE = ("mincore", "cachestat", "fadvise64", "fadvise64_64", "arm_fadvise64_64", "readahead", "getrusage")
-"""calls that read or set which pages of a file the kernel has cached (more in :func:`_deny_page_cache_flags`), and
-``getrusage``, whose count of major faults says which pages a worker's touches had to read from disk"""
+PAGE_CACHE = ("mincore", "cachestat", "fadvise64", "fadvise64_64", "arm_fadvise64_64", "readahead", "getrusage",
+              "move_pages", "migrate_pages", "io_setup", "io_submit", "io_getevents", "io_pgetevents",
+              "io_pgetevents_time64", "io_cancel", "io_destroy")
+"""calls that read or set which pages of a file the kernel has cached (more in :func:`_deny_page_cache_flags`);
+``getrusage``, whose count of major faults says which pages a worker's touches had to read from disk;
+``move_pages`` (with no target nodes it says which pages are in the page table: fault-around's mapped neighbours,
+as ``pagemap`` would); and the Linux AIO calls, whose requests carry ``RWF_NOWAIT`` in memory the filter cannot
+read (red team rt9)"""
 WATCHES = ("flock", "inotify_init", "inotify_init1", "fanotify_init")
 """calls that lock a file or watch other processes use it"""
 LOCK_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
