@@ -40,7 +40,7 @@ def test_a_list_of_the_wrong_length_shows_its_values_not_only_its_lengths():
     report = _report()
     call = report["tests"][0]["extra_data"]["calls"][0]
     call.update(got=got, expected=expected,
-                differences=[_difference(d) for d in compare(got, expected, "layer").differences])
+                differences=[_difference(d, "en") for d in compare(got, expected, "layer").differences])
     for fmt in ("text", "markdown", "html"):
         shown = render(report, fmt)
         assert "[0.25, 0.5]" in shown and "[0.25, 0.5, 0.75]" in shown, fmt
