@@ -298,7 +298,8 @@ def test_prairielearn_grader_end_to_end(tmp_path, mount_points):
                 assert results["gradable"] is False and results["format_errors"]
                 continue
             assert results["gradable"] is True
-            assert results["score"] == pytest.approx(sum(t["points"] for t in hidden) / sum(t["max_points"] for t in hidden))
+            assert results["score"] == pytest.approx(  # rounded to 6 decimals, as PrairieLearn's results are
+                sum(t["points"] for t in hidden) / sum(t["max_points"] for t in hidden), rel=0, abs=5e-7)
             verdicts = [t["message"].split()[0] for t in results["tests"] if not t["message"].startswith("not run")]
             assert next((v for v in verdicts if v != "accepted"), "accepted") == verdict, path
             for test in hidden:
