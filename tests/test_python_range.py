@@ -2,19 +2,23 @@
 
 ``vermin`` reads every module of the judge, and every problem and reference solution an export bundles (they run
 in the worker, on the same interpreter), and fails if any needs a newer Python than the minimum; the exported
-``setup.sh`` refuses an older one with one line, and on the oldest claimed interpreter, where this machine has one,
-an exported wheel installs and judges its reference.
+``setup.sh`` refuses an older one with one line; and in the slow step, the Gradescope export is set up and run as
+Gradescope runs it, on a real Ubuntu 22.04 root (debootstrap) whose python3 is 3.10, the oldest claimed.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
+import urllib.request
 import zipfile
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -82,24 +86,84 @@ def test_setup_refuses_an_older_python_in_one_line(toy_root, tmp_path):
     assert not (prefix / "venv").exists()
 
 
+UBUNTU = ("jammy", "http://archive.ubuntu.com/ubuntu", "http://security.ubuntu.com/ubuntu")
+"""Gradescope's base image, Ubuntu 22.04, whose python3 is 3.10: the oldest interpreter the judge claims"""
+PROBLEM = "dead-relu-detector"
+
+
+def _reachable(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/dists/{UBUNTU[0]}/Release", timeout=20):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="module")
+def ubuntu(tmp_path_factory) -> Iterator[Path]:
+    """A bare Ubuntu 22.04 root made by debootstrap, with its package sources and this machine's CA bundle (pip
+    reaches PyPI through the same proxy as the host, which may sign with a CA of its own)."""
+    if os.geteuid() != 0 or not (shutil.which("debootstrap") and shutil.which("unshare")):
+        pytest.skip("needs root, debootstrap and unshare(1) to build and enter an Ubuntu 22.04 root")
+    if not _reachable(UBUNTU[1]):
+        pytest.skip(f"Ubuntu's archive ({UBUNTU[1]}) cannot be reached from here")
+    root = tmp_path_factory.mktemp("ubuntu-22.04")
+    made = subprocess.run(["debootstrap", "--variant=minbase", "--components=main,universe", UBUNTU[0], str(root),
+                           UBUNTU[1]], capture_output=True, text=True, timeout=1200)
+    assert made.returncode == 0, made.stdout[-2000:] + made.stderr[-2000:]
+    name = UBUNTU[0]
+    (root / "etc/apt/sources.list").write_text(f"deb {UBUNTU[1]} {name} main universe\n"
+                                               f"deb {UBUNTU[1]} {name}-updates main universe\n"
+                                               f"deb {UBUNTU[2]} {name}-security main universe\n")
+    shutil.copyfile("/etc/resolv.conf", root / "etc/resolv.conf")
+    shutil.copyfile(os.environ.get("SSL_CERT_FILE", "/etc/ssl/certs/ca-certificates.crt"), root / "etc/host-ca.crt")
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def _in_root(root: Path, command: str, timeout: float = 1800) -> subprocess.CompletedProcess[str]:
+    """``command`` run as Gradescope runs its scripts: as root in the image, with an environment of its own (and
+    /proc, /sys and /dev mounted in a private mount namespace, which goes when the command ends)."""
+    mounts = f"mount -t proc proc {root}/proc && mount --rbind /sys {root}/sys && mount --rbind /dev {root}/dev"
+    env = "env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root JUDGE_TORCH_INDEX= " \
+          "PIP_CERT=/etc/host-ca.crt"
+    return subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                           f"{mounts} && exec chroot {root} {env} bash -c {shlex.quote(command)}"],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def _graded(root: Path, source: Path) -> dict:
+    submission = root / "autograder" / "submission"
+    shutil.rmtree(submission, ignore_errors=True)
+    shutil.rmtree(root / "autograder" / "results", ignore_errors=True)
+    submission.mkdir()
+    shutil.copyfile(source, submission / "solution.py")
+    ran = _in_root(root, "bash /autograder/run_autograder", timeout=600)
+    assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
+    return json.loads((root / "autograder" / "results" / "results.json").read_text())
+
+
 @pytest.mark.slow
-def test_an_export_installs_and_judges_on_the_oldest_claimed_python(toy_root, tmp_path):
-    """The exported wheel, installed into a venv of the oldest claimed interpreter, judges its reference."""
-    oldest = shutil.which(OLDEST or "")
-    if oldest is not None and subprocess.run([oldest, "-c", "pass"], capture_output=True).returncode != 0:
-        oldest = None  # a pyenv shim names python3.10 without any 3.10 installed behind it
-    if oldest is None:
-        pytest.skip(f"no {OLDEST} here: Debian's archive has none for this release and PyPI's portable "
-                    "interpreters download their binaries from elsewhere; vermin's static check stands in")
-    source = _render_setup(toy_root, tmp_path)
-    venv = tmp_path / "venv"
-    subprocess.run([oldest, "-m", "venv", str(venv)], check=True, timeout=300)
-    wheel = next(source.glob("*.whl"))
-    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(wheel)], check=True, timeout=1800)
-    env = {key: value for key, value in os.environ.items() if not key.startswith("JUDGE_")}
-    found = subprocess.run([str(venv / "bin" / "judge"), "submit", SLUG, str(toy_root / "solutions" / f"{SLUG}.py")],
-                           capture_output=True, text=True, env=env, timeout=1800)
-    assert found.returncode == 0 and "accepted" in found.stdout, found.stdout + found.stderr
+def test_the_gradescope_export_installs_and_judges_on_ubuntu_22_04_python_3_10(ubuntu, tmp_path):
+    """The export's ``setup.sh`` run as Gradescope runs it on its Ubuntu 22.04 base image (it installs python3,
+    3.10 there, from Ubuntu's own packages, and torch from pip's index), then ``run_autograder`` for the
+    reference and a declared wrong submission: the first earns every point, the second loses some."""
+    exported = run_judge(["export", "gradescope", PROBLEM, "--out", str(tmp_path / "autograder.zip")])
+    assert exported.returncode == 0, exported.stdout + exported.stderr
+    with zipfile.ZipFile(tmp_path / "autograder.zip") as archive:
+        archive.extractall(ubuntu / "autograder" / "source")
+    shutil.copyfile(ubuntu / "autograder/source/run_autograder", ubuntu / "autograder/run_autograder")  # as Gradescope does
+    setup = _in_root(ubuntu, "bash /autograder/source/setup.sh")
+    assert setup.returncode == 0, setup.stdout[-3000:] + setup.stderr[-3000:]
+    version = _in_root(ubuntu, "/autograder/venv/bin/python -c 'import sys; print(*sys.version_info[:2])'")
+    assert version.stdout.split() == [MINIMUM[1], MINIMUM[2]], version.stdout + version.stderr
+
+    right = _graded(ubuntu, REPO / "solutions" / f"{PROBLEM}.py")
+    assert right["extra_data"]["judged"] and right["tests"], right
+    assert all(test["status"] == "passed" for test in right["tests"]), right
+    assert right["score"] == sum(test["max_score"] for test in right["tests"])
+    wrong = _graded(ubuntu, next((REPO / "problems" / PROBLEM / "submissions" / "wrong_answer").glob("*.py")))
+    assert wrong["extra_data"]["judged"] and 0 <= wrong["score"] < right["score"], wrong
 
 
 def test_the_310_strenum_reads_as_311s():
