@@ -86,38 +86,42 @@ def test_setup_refuses_an_older_python_in_one_line(toy_root, tmp_path):
     assert not (prefix / "venv").exists()
 
 
-UBUNTU = ("jammy", "http://archive.ubuntu.com/ubuntu", "http://security.ubuntu.com/ubuntu")
-"""Gradescope's base image, Ubuntu 22.04, whose python3 is 3.10: the oldest interpreter the judge claims"""
+UBUNTU = ("http://archive.ubuntu.com/ubuntu", "http://security.ubuntu.com/ubuntu")
+RELEASES = {"jammy": ("22.04", (int(MINIMUM[1]), int(MINIMUM[2]))), "noble": ("24.04", (3, 12))}
+"""Gradescope's base images, Ubuntu 22.04 and 24.04, and the python3 each has: 22.04's is the oldest the judge
+claims"""
 PROBLEM = "dead-relu-detector"
 
 
 def _reachable(url: str) -> bool:
     try:
-        with urllib.request.urlopen(f"{url}/dists/{UBUNTU[0]}/Release", timeout=20):
+        with urllib.request.urlopen(f"{url}/dists/jammy/Release", timeout=20):
             return True
     except OSError:
         return False
 
 
-@pytest.fixture(scope="module")
-def ubuntu(tmp_path_factory) -> Iterator[Path]:
-    """A bare Ubuntu 22.04 root made by debootstrap, with its package sources and this machine's CA bundle (pip
-    reaches PyPI through the same proxy as the host, which may sign with a CA of its own)."""
+@pytest.fixture(params=sorted(RELEASES))
+def ubuntu(request, tmp_path_factory) -> Iterator[tuple[str, Path]]:
+    """A bare Ubuntu root made by debootstrap (its Ubuntu script is gutsy's, which Debian's debootstrap may not
+    know by the release's own name), with its package sources and this machine's CA bundle (pip reaches PyPI
+    through the same proxy as the host, which may sign with a CA of its own)."""
     if os.geteuid() != 0 or not (shutil.which("debootstrap") and shutil.which("unshare")):
-        pytest.skip("needs root, debootstrap and unshare(1) to build and enter an Ubuntu 22.04 root")
-    if not _reachable(UBUNTU[1]):
-        pytest.skip(f"Ubuntu's archive ({UBUNTU[1]}) cannot be reached from here")
-    root = tmp_path_factory.mktemp("ubuntu-22.04")
-    made = subprocess.run(["debootstrap", "--variant=minbase", "--components=main,universe", UBUNTU[0], str(root),
-                           UBUNTU[1]], capture_output=True, text=True, timeout=1200)
+        pytest.skip("needs root, debootstrap and unshare(1) to build and enter an Ubuntu root")
+    if not _reachable(UBUNTU[0]):
+        pytest.skip(f"Ubuntu's archive ({UBUNTU[0]}) cannot be reached from here")
+    name = request.param
+    root = tmp_path_factory.mktemp(f"ubuntu-{name}")
+    made = subprocess.run(["debootstrap", "--variant=minbase", "--components=main,universe", name, str(root),
+                           UBUNTU[0], "/usr/share/debootstrap/scripts/gutsy"], capture_output=True, text=True,
+                          timeout=1200)
     assert made.returncode == 0, made.stdout[-2000:] + made.stderr[-2000:]
-    name = UBUNTU[0]
-    (root / "etc/apt/sources.list").write_text(f"deb {UBUNTU[1]} {name} main universe\n"
-                                               f"deb {UBUNTU[1]} {name}-updates main universe\n"
-                                               f"deb {UBUNTU[2]} {name}-security main universe\n")
+    (root / "etc/apt/sources.list").write_text(f"deb {UBUNTU[0]} {name} main universe\n"
+                                               f"deb {UBUNTU[0]} {name}-updates main universe\n"
+                                               f"deb {UBUNTU[1]} {name}-security main universe\n")
     shutil.copyfile("/etc/resolv.conf", root / "etc/resolv.conf")
     shutil.copyfile(os.environ.get("SSL_CERT_FILE", "/etc/ssl/certs/ca-certificates.crt"), root / "etc/host-ca.crt")
-    yield root
+    yield name, root
     shutil.rmtree(root, ignore_errors=True)
 
 
@@ -144,25 +148,26 @@ def _graded(root: Path, source: Path) -> dict:
 
 
 @pytest.mark.slow
-def test_the_gradescope_export_installs_and_judges_on_ubuntu_22_04_python_3_10(ubuntu, tmp_path):
-    """The export's ``setup.sh`` run as Gradescope runs it on its Ubuntu 22.04 base image (it installs python3,
-    3.10 there, from Ubuntu's own packages, and torch from pip's index), then ``run_autograder`` for the
-    reference and a declared wrong submission: the first earns every point, the second loses some."""
+def test_the_gradescope_export_installs_and_judges_on_each_ubuntu_base_image(ubuntu, tmp_path):
+    """The export's ``setup.sh`` run as Gradescope runs it on its Ubuntu base image (it installs python3, 3.10 on
+    22.04 and 3.12 on 24.04, from Ubuntu's own packages, and torch from pip's index), then ``run_autograder`` for
+    the reference and a declared wrong submission: the first earns every point, the second loses some."""
+    name, root = ubuntu
     exported = run_judge(["export", "gradescope", PROBLEM, "--out", str(tmp_path / "autograder.zip")])
     assert exported.returncode == 0, exported.stdout + exported.stderr
     with zipfile.ZipFile(tmp_path / "autograder.zip") as archive:
-        archive.extractall(ubuntu / "autograder" / "source")
-    shutil.copyfile(ubuntu / "autograder/source/run_autograder", ubuntu / "autograder/run_autograder")  # as Gradescope does
-    setup = _in_root(ubuntu, "bash /autograder/source/setup.sh")
+        archive.extractall(root / "autograder" / "source")
+    shutil.copyfile(root / "autograder/source/run_autograder", root / "autograder/run_autograder")  # as Gradescope does
+    setup = _in_root(root, "bash /autograder/source/setup.sh")
     assert setup.returncode == 0, setup.stdout[-3000:] + setup.stderr[-3000:]
-    version = _in_root(ubuntu, "/autograder/venv/bin/python -c 'import sys; print(*sys.version_info[:2])'")
-    assert version.stdout.split() == [MINIMUM[1], MINIMUM[2]], version.stdout + version.stderr
+    version = _in_root(root, "/autograder/venv/bin/python -c 'import sys; print(*sys.version_info[:2])'")
+    assert tuple(map(int, version.stdout.split())) == RELEASES[name][1], version
 
-    right = _graded(ubuntu, REPO / "solutions" / f"{PROBLEM}.py")
+    right = _graded(root, REPO / "solutions" / f"{PROBLEM}.py")
     assert right["extra_data"]["judged"] and right["tests"], right
     assert all(test["status"] == "passed" for test in right["tests"]), right
     assert right["score"] == sum(test["max_score"] for test in right["tests"])
-    wrong = _graded(ubuntu, next((REPO / "problems" / PROBLEM / "submissions" / "wrong_answer").glob("*.py")))
+    wrong = _graded(root, next((REPO / "problems" / PROBLEM / "submissions" / "wrong_answer").glob("*.py")))
     assert wrong["extra_data"]["judged"] and 0 <= wrong["score"] < right["score"], wrong
 
 
