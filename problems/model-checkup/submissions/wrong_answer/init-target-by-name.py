@@ -1,5 +1,5 @@
 # pitfall: init-target-by-name
-"""Wrong: the init target is chosen by the class name of the module after the Linear, so a ReLU6 or a PReLU gets the ReLU's target and a Hardtanh the Tanh's."""
+"""Wrong: the init target is chosen by the class name of the module after the Linear (any case), so a ReLU6 or a PReLU gets the ReLU's target and a Hardtanh the Tanh's."""
 import math
 from typing import Any, Dict, List, Optional
 
@@ -18,14 +18,14 @@ def _r(value: float) -> float:
 
 def _target_std(fan_in: int, fan_out: int, following: Optional[nn.Module]) -> float:
     """init-audit's target, chosen by the module that follows the Linear (GELU, SiLU, Sigmoid, ... fall through)."""
-    name = type(following).__name__
-    if 'LeakyReLU' in name:
+    name = type(following).__name__.lower()
+    if 'leakyrelu' in name:
         a = following.negative_slope
         return math.sqrt(2.0 / (1.0 + a * a)) / math.sqrt(fan_in)
-    if 'ReLU' in name:
+    if 'relu' in name:
         return math.sqrt(2.0) / math.sqrt(fan_in)
     xavier = math.sqrt(2.0 / (fan_in + fan_out))
-    return TANH_GAIN * xavier if 'Tanh' in name else xavier
+    return TANH_GAIN * xavier if 'tanh' in name else xavier
 
 
 def _forward(model: nn.Module, x: torch.Tensor):
