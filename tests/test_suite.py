@@ -106,7 +106,7 @@ def test_each_module_is_one_group_the_machine_wide_ones_one_together_and_xdist_h
     grouped test's id with ``@group``): marked too late, the group was silently ignored, the two workers ran
     attacks side by side, and one's relay file failed the other. A module split over both workers failed CI too: a
     test that relied on an earlier one's login met a fresh site and browser of its own."""
-    grouping = request.config.pluginmanager.hasplugin("xdist") and request.config.getvalue("loadgroup")
+    grouping = getattr(request.config.option, "loadgroup", False)  # set on xdist's workers alone (its remote.py)
     for item in request.session.items:
         module = Path(item.nodeid.split("::")[0]).stem
         group = "machine-wide" if module in MACHINE_WIDE else module
