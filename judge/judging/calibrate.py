@@ -5,7 +5,7 @@ process per confinement that lives as long as the judge's process (:func:`judge.
 interpreter per problem cost 4 s, most of most problems' calibration). The times are cached per problem
 content, torch version, device and machine, so calibration is paid once: ``$JUDGE_CACHE`` (default
 ``$XDG_CACHE_HOME/torch-judge`` or ``~/.cache/torch-judge``), one file ``<slug>-<device>-<content>-<machine>.json``
-each. With ``JUDGE_CALIBRATION=pinned`` a calibration of the same content measured on another machine is used as
+each, its times under opaque keys (:func:`_keys`). With ``JUDGE_CALIBRATION=pinned`` a calibration of the same content measured on another machine is used as
 it is: an image calibrated once when it was built and then run as a fresh container per submission, on whatever
 host (Gradescope, PrairieLearn), keeps its limits instead of recalibrating for every submission.
 :func:`judge.judging.limits.case_limits` turns them into limits.
@@ -14,6 +14,7 @@ host (Gradescope, PrairieLearn), keeps its limits instead of recalibrating for e
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import platform
@@ -35,25 +36,40 @@ from judge.worker.confinement import Confinement
 from judge.worker.launch import Launch
 
 REPETITIONS = 3
-CACHE_FORMAT = "2"
+CACHE_FORMAT = "3"
 """in every cache key: a calibration stored before sessions checked the workers' builds (format 1) proves no
-build here, so it is measured again"""
+build here, so it is measured again; one keyed by case id (format 2) named every hidden case"""
 CALIBRATION_LIMITS = CaseLimits(cpu_s=60.0, memory_bytes=8 << 30)
 
 
-def _digest(parts: list[str]) -> str:
+def _sha256(parts: list[str]) -> bytes:
     h = hashlib.sha256()
     for part in parts:
         h.update(part.encode() + b"\0")
-    return h.hexdigest()[:16]
+    return h.digest()
 
 
-def _content(problem: Problem, device: str) -> str:
+def _digest(parts: list[str]) -> str:
+    return _sha256(parts).hex()[:16]
+
+
+def _parts(problem: Problem, device: str) -> list[str]:
     """What the times depend on besides the machine. Case ids too: the times are keyed by id, and a renamed case
     keeps its spec."""
     parts = [CACHE_FORMAT, torch_version(), device, problem.reference.read_bytes().decode("utf-8", "replace")]
-    parts += [case.id + "\0" + json.dumps(case.spec(), sort_keys=True) for case in problem.cases]
-    return _digest(parts)
+    return parts + [case.id + "\0" + json.dumps(case.spec(), sort_keys=True) for case in problem.cases]
+
+
+def _content(problem: Problem, device: str) -> str:
+    return _digest(_parts(problem, device))
+
+
+def _keys(problem: Problem, device: str) -> dict[str, str]:
+    """Each case's key in a stored calibration, by case id: an HMAC of the id under a key drawn from the reference
+    and every case, which only whoever holds them can compute. A PrairieLearn image, public by design, keeps its
+    calibration; keyed by id, it named every hidden case (red team rt31, issue 31)."""
+    secret = _sha256(["calibration keys", *_parts(problem, device)])
+    return {case.id: hmac.new(secret, case.id.encode(), "sha256").hexdigest()[:16] for case in problem.cases}
 
 
 def _machine() -> str:
@@ -85,13 +101,14 @@ def _stored(problem: Problem, device: str) -> tuple[Path, dict[str, float] | Non
     if calibration_scope() == "pinned":
         others = [p for p in cache_dir().glob(f"{stem}-*.json") if p != path]
         candidates += sorted(others, key=lambda p: p.stat().st_mtime, reverse=True)
+    keys = _keys(problem, device)
     for candidate in candidates:
         try:
-            times = json.loads(candidate.read_text())
+            stored = json.loads(candidate.read_text())
         except (OSError, ValueError):
             continue
-        if isinstance(times, dict) and {c.id for c in problem.cases} <= times.keys():
-            return path, times
+        if isinstance(stored, dict) and set(keys.values()) <= stored.keys():
+            return path, {case_id: stored[key] for case_id, key in keys.items()}
     return path, None
 
 
@@ -133,7 +150,8 @@ def calibration(problem: Problem, device: str, confinement: Confinement | None =
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(times, indent=1))
+        keys = _keys(problem, device)
+        tmp.write_text(json.dumps({keys[case_id]: t for case_id, t in times.items()}, indent=1, sort_keys=True))
         tmp.replace(path)
     except OSError:
         pass  # an unwritable cache only costs a recalibration next time

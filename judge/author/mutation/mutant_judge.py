@@ -42,7 +42,7 @@ class Kill:
     """The first case a mutant did not pass."""
 
     case: str
-    """the case id, e.g. ``hidden/07-no-plain-relu``"""
+    """the case id, e.g. ``hidden/03-batch-of-one`` (the case file's path under ``cases/``, less ``.json``)"""
     verdict: str
     method: str = ""
     field: str = ""
