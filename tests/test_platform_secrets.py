@@ -22,7 +22,7 @@ from typing import Any, Iterator
 
 from judge.package.problem import available, load_problem
 from tests.support.cli import REPO, SLUG, judge_env, run_judge
-from tests.support.platforms import ONE_HIDDEN_WRONG, autograde, submit, valid
+from tests.support.platforms import ONE_HIDDEN_WRONG, autograde, image_sources, submit, valid
 
 
 def _numbers(value: Any) -> Iterator[float]:
@@ -113,6 +113,25 @@ def test_the_public_grader_image_holds_no_hidden_value_and_no_reference(toy_root
         if any(kind in what for kind in ("case file", "the id", "the title", "reference")):
             assert any(secret in data or secret in name.encode() for name, data in private.items()), \
                 f"{what} must travel in the question's tests/"
+
+
+def test_the_image_takes_only_what_the_export_wrote(toy_root, tmp_path):
+    """A file left in ``grader/`` (an instructor's, or an older export's wheel with the problems in it) stays out
+    of the image: the Dockerfile copies the export's files by name (red team rt31b: ``COPY .`` took them all)."""
+    out = tmp_path / "pl"
+    hidden = next((toy_root / "problems" / SLUG / "cases" / "hidden").glob("*.json"))
+    (out / "grader" / "statements").mkdir(parents=True)
+    for stray in ("notes-hidden.json", "statements/old.json", "torch_diagnostics_judge-0.0.9-py3-none-any.whl"):
+        shutil.copy(hidden, out / "grader" / stray)
+    export_prairielearn(toy_root, tmp_path)
+    written = {str(path.relative_to(out / "grader")) for path in (out / "grader").rglob("*") if path.is_file()}
+    copied = image_sources(out / "grader")
+    assert set(copied) == written - {"Dockerfile", "notes-hidden.json", "statements/old.json",
+                                     "torch_diagnostics_judge-0.0.9-py3-none-any.whl"}
+    assert {"setup.sh", "grade", "export.json", f"statements/{SLUG}.md"} <= set(copied)
+    assert all(copied[name] == out / "grader" / name for name in copied)  # each lands where setup.sh looks
+    image = {name: path.read_bytes() for name, path in copied.items()}
+    assert leaks(image, secrets(toy_root, SLUG)) == []
 
 
 def test_the_calibration_the_image_keeps_names_no_hidden_case(toy_root, tmp_path):

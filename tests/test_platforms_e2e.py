@@ -35,6 +35,7 @@ from judge.package.problem import available, find_problem
 from tests.support.cli import REFERENCE_SOURCE, run_judge
 from tests.support.schemas import schema
 from tests.support.cgroups import v1_box
+from tests.support.platforms import build_image_source
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(7200)]
 MiB = 1 << 20
@@ -262,7 +263,7 @@ def test_prairielearn_grader_end_to_end(tmp_path, mount_points):
     exported = run_judge(["export", "prairielearn", *slugs, "--out", str(out)])
     assert exported.returncode == 0, exported.stderr
     image, grade = tmp_path / "image", tmp_path / "grade"
-    shutil.copytree(out / "grader", image / "source")  # the Dockerfile's COPY . /opt/torch-judge/source/
+    build_image_source(out / "grader", image)  # as the Dockerfile's COPY lines do
     box = Box("prairielearn", *BOXES["prairielearn"])
     binds = {"/opt/torch-judge": image, "/grade": grade}
     grade.mkdir()

@@ -122,7 +122,7 @@ def export_prairielearn(slugs: list[str], out: Path, *, points: float | None, im
     files = {f"grader/{name}": content for name, content in _common("prairielearn", chosen, config, wheelhouse, False).items()}
     fallback = prairielearn.refused(messages.say("autograde_not_installed"))
     files["grader/grade"] = (_render("grade.j2", fallback=fallback).encode(), 0o755)
-    files["grader/Dockerfile"] = (_render("Dockerfile.j2", image=image).encode(), 0o644)
+    files["grader/Dockerfile"] = (_render("Dockerfile.j2", image=image, copies=_copies(files)).encode(), 0o644)
     for exported, problem in chosen:
         entrypoint = [f"{PL_PREFIX}/source/grade", problem.slug]
         info = prairielearn.info(exported, problem, image, entrypoint, timeout_s)
@@ -135,6 +135,19 @@ def export_prairielearn(slugs: list[str], out: Path, *, points: float | None, im
     for name, (data, mode) in files.items():
         _write(out / name, data, mode)
     return out
+
+
+def _copies(files: dict[str, tuple[bytes, int]]) -> list[str]:
+    """The Dockerfile's COPY instructions, in JSON form: every file the export wrote into ``grader/`` by name, one
+    instruction per folder (COPY keeps only a file's base name), and nothing else. ``COPY .`` took whatever else
+    lay in the folder into the public image, a hidden case left there included (red team rt31b)."""
+    folders: dict[str, list[str]] = {}
+    for name in sorted(files):
+        if name.startswith("grader/"):
+            relative = name.removeprefix("grader/")
+            folders.setdefault(relative.rpartition("/")[0], []).append(relative)
+    return [json.dumps([*names, f"{PL_PREFIX}/source/{folder}{'/' if folder else ''}"])
+            for folder, names in sorted(folders.items())]
 
 
 def _write(path: Path, data: bytes, mode: int = 0o644) -> None:

@@ -4,6 +4,7 @@ checked against the platforms' schemas, an autograder run on a submission folder
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -52,3 +53,23 @@ def submit(root: Path, folder: str, source: str, name: str = "my_solution.py") -
     path = root / folder / name
     path.write_text(source)
     return path
+
+
+def image_sources(grader: Path) -> dict[str, Path]:
+    """What the PrairieLearn Dockerfile in ``grader`` copies into the image, by its path under the image's source
+    folder: its ``COPY ["a", "b", "/dest/"]`` lines, read as Docker reads them (each file lands under its base
+    name), so a test judges what the image would hold, not what the folder holds."""
+    copied = {}
+    for line in (grader / "Dockerfile").read_text().splitlines():
+        if line.startswith("COPY "):
+            *sources, dest = json.loads(line.removeprefix("COPY "))
+            folder = dest.removeprefix("/opt/torch-judge/source/")
+            copied.update({f"{folder}{Path(source).name}": grader / source for source in sources})
+    return copied
+
+
+def build_image_source(grader: Path, image: Path) -> None:
+    """``image``/source as the Dockerfile's COPY lines fill it."""
+    for name, source in image_sources(grader).items():
+        (image / "source" / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, image / "source" / name)
