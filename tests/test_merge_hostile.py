@@ -20,7 +20,9 @@ from tests.support.cli import judge_env
 
 PROBLEM = {"slug": "x", "title": "t"}
 ROW = {"student": "s1", "verdict": "accepted", "passed": 0, "total": 0}
-REPORT = {"grading": {"student": "s1"}, "tests": [], "verdict": "accepted", "passed": 0, "score": 0.0, "total": 0}
+REPORT = {"grading": {"student": "s1", "source": "s1.py"}, "tests": [], "verdict": "accepted", "passed": 0, "score": 0.0,
+          "total": 0, "execution_time": 0.0}
+"""a stored result with every field report_fault checks, so that each malformed one below fails at its own field"""
 
 
 def _shard(folder: Path, summary: object, report: object | None = None) -> Path:
@@ -49,15 +51,17 @@ def test_a_malformed_summary_is_one_line_of_bad_input(summary, tmp_path):
     assert len(merged.stderr.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize("report", [
-    {**REPORT, "tests": [1]},
-    {**REPORT, "judge": []},
-    {**REPORT, "grading": {"student": "s1", "class_folder": 3}},
-], ids=["a-case-a-number", "judge-a-list", "class-folder-a-number"])
-def test_a_malformed_stored_result_is_one_line_of_bad_input(report, tmp_path):
+@pytest.mark.parametrize("report, field", [
+    ({**REPORT, "tests": [1]}, "tests[0]"),
+    ({**REPORT, "judge": []}, "judge"),
+    ({**REPORT, "grading": {"student": "s1", "source": "s1.py", "class_folder": 3}}, "grading.class_folder"),
+    ({**REPORT, "grading": {"student": "s1", "class_folder": "/"}}, "grading.source"),
+], ids=["a-case-a-number", "judge-a-list", "class-folder-a-number", "no-source"])
+def test_a_malformed_stored_result_is_one_line_of_bad_input_naming_the_field(report, field, tmp_path):
     summary = {"problem": PROBLEM, "shard": None, "students": [ROW]}
     merged = _merge(_shard(tmp_path / "a", summary, report), tmp_path / "out")
     assert merged.returncode == 2 and "internal error" not in merged.stderr, merged.stderr
+    assert len(merged.stderr.strip().splitlines()) == 1 and field in merged.stderr, merged.stderr
 
 
 def test_a_stored_result_never_writes_outside_the_merged_folder(tmp_path):

@@ -91,6 +91,11 @@ def _count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
+def _path_text(value: Any) -> bool:
+    """whether ``value`` can be a path the judge wrote: a string with no NUL (which no file name holds)"""
+    return isinstance(value, str) and "\0" not in value
+
+
 def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
@@ -125,9 +130,10 @@ def report_fault(report: dict[str, Any], student: str) -> str | None:
     grading = report.get("grading")
     if not isinstance(grading, dict) or grading.get("student") != student:
         return "grading.student"
-    if not all(isinstance(grading.get(key, ""), str) and "\0" not in grading.get(key, "")
-               for key in ("source", "class_folder")) or "source" not in grading:
+    if not _path_text(grading.get("source")):
         return "grading.source"
+    if not _path_text(grading.get("class_folder", "")):  # older results have none
+        return "grading.class_folder"
     for name in ("judge", "submission"):
         if not isinstance(report.get(name, {}), dict):
             return name
