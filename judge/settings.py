@@ -75,9 +75,10 @@ MAX_LEVEL = Setting("JUDGE_MAX_LEVEL", "L2", "the strongest security level worke
                     "strongest that works here, up to this one)", ("L2", "L1", "L0"))
 CGROUPS = Setting("JUDGE_CGROUPS", "cgroups where the machine allows them",
                   "off: no cgroup for workers even where the machine allows them (to test the fallbacks)")
-PRIVATE_MOUNTS = Setting("JUDGE_PRIVATE_MOUNTS", "private mounts where the machine allows them (as root)",
-                         "off: below L2, no mount namespace and private scratch tmpfs for workers (to test the "
-                         "fallbacks)")
+PRIVATE_MOUNTS = Setting("JUDGE_PRIVATE_MOUNTS", "private mounts where the machine allows them (below L2 as "
+                         "root; under L2 for the workers a warm process forks)",
+                         "off: no mount namespace and private scratch tmpfs of a worker's own, below L2 or for a "
+                         "warm process's workers under L2 (to test the fallbacks)")
 IPC_NAMESPACES = Setting("JUDGE_IPC_NAMESPACES",
                          "an IPC namespace of its own for every worker where the machine allows one",
                          "off: workers forked by one warm process share its IPC namespace, and below L2 every worker "

@@ -4,7 +4,8 @@ Both layers are checked on their own: the seccomp filter refuses every IPC call,
 forked by a warm process) has an IPC namespace of its own, so a segment made in one is in no other. Then a student
 who stores answers in shared memory and one who reads them are graded in one class (one job slot: the same warm
 process forks both) at L2 and L1, and judged by two ``judge submit`` runs at L1; the reader is never accepted, and
-nothing either made is left on the machine.
+nothing either made is left on the machine. The same pair through files, at L2 on a kernel without Landlock: only
+each forked worker's own mounts keep one student's files from the next.
 """
 
 from __future__ import annotations
@@ -183,6 +184,31 @@ def test_a_reader_graded_after_a_writer_by_the_same_warm_process_gets_nothing(ca
         WRITER: "accepted", HOARDER: "accepted", READER: "wrong_answer"}
     assert all(r["judge"]["security_level"].startswith(cap) for r in reports.values())
     assert ipc_objects() == before, "a worker left System V objects or message queues on the machine"
+
+
+@root_only
+@pytest.mark.parametrize("private_mounts", ["on", "off"])
+def test_at_l2_without_landlock_a_reader_gets_nothing_through_folders_unless_mounts_are_off(private_mounts, toy_root,
+                                                                                            tmp_path):
+    """One job slot: one warm process forks the writer and then the reader in bubblewrap's view, whose ``/tmp`` and
+    scratch folder they share. On a kernel without Landlock (emulated: a filter answers its calls ``ENOSYS``) the
+    reader was accepted with no solution; each forked worker's own mounts, read-only but for its scratch tmpfs,
+    stop it. ``off`` shows the test can fail: the channel is open again."""
+    if probe.confinement().bwrap is None:
+        pytest.skip(f"this machine gives {probe.confinement().describe()}")
+    writer, reader = "129-hands-answers-through-folders", "130-reads-answers-through-folders"
+    folder = tmp_path / "class"
+    _students(folder, writer, reader)
+    env = {**judge_env(toy_root), "JUDGE_MAX_LEVEL": "L2", "JUDGE_PRIVATE_MOUNTS": private_mounts}
+    graded = subprocess.run([sys.executable, str(REPO / "tests" / "support" / "no_landlock.py"), sys.executable, "-m",
+                             "judge", "grade", SLUG, str(folder), "--out", str(tmp_path / "out"), "--jobs", "1"],
+                            capture_output=True, text=True, env=env, timeout=900)
+    assert graded.returncode == 0, graded.stdout[-2000:] + graded.stderr[-2000:]
+    reports = {p.parent.name: json.loads(p.read_text()) for p in (tmp_path / "out" / "students").glob("*/results.json")}
+    levels = {r["judge"]["security_level"] for r in reports.values()}
+    assert len(levels) == 1 and levels.pop().startswith("L2") and "Landlock" not in graded.stdout + str(levels)
+    assert {name: r["verdict"] for name, r in reports.items()} == {
+        writer: "accepted", reader: "wrong_answer" if private_mounts == "on" else "accepted"}
 
 
 @root_only

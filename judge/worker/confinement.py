@@ -69,8 +69,9 @@ class Confinement:
     cgroup: int = 0
     """the cgroup version each worker gets a group of (1 or 2); 0: none"""
     private_mounts: bool = False
-    """below L2, as root: each worker in a mount namespace of its own, everything read-only but a sized tmpfs
-    over its scratch directory (:mod:`judge.worker.mounts`)"""
+    """each worker in a mount namespace of its own, everything read-only but a sized tmpfs over its scratch
+    directory (:mod:`judge.worker.mounts`): below L2 as root; under L2, each worker a warm process forks (a fresh
+    one has bubblewrap's view to itself)"""
     ipc: str = ""
     """how each worker gets an IPC namespace of its own (:data:`judge.worker.ipc.MODES`): a worker a zygote forks
     at every level, a fresh one below L2 (bubblewrap gives a fresh one its own); empty: none can be made here"""

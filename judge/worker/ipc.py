@@ -28,8 +28,8 @@ from typing import Callable
 
 from judge.worker import libc
 
-CLONE_NEWIPC, CLONE_NEWUSER = 0x08000000, 0x10000000
-MODES = {"ipc": CLONE_NEWIPC, "user": CLONE_NEWUSER | CLONE_NEWIPC}
+CLONE_NEWIPC = 0x08000000
+MODES = {"ipc": CLONE_NEWIPC, "user": libc.CLONE_NEWUSER | CLONE_NEWIPC}
 """each way to a namespace of one's own, in the order they are tried"""
 IPC_CREAT, IPC_PRIVATE = 0o1000, 0
 
@@ -37,14 +37,10 @@ IPC_CREAT, IPC_PRIVATE = 0o1000, 0
 def isolate(mode: str) -> None:
     """Put the calling process (single-threaded, privileges not yet dropped) in a new IPC namespace by ``mode``
     (one of :data:`MODES`; the empty string does nothing). Raises ``OSError`` when the kernel refuses."""
-    if not mode:
-        return
-    uid, gid = os.getuid(), os.getgid()
-    libc.checked(libc.load().unshare(MODES[mode]), f"unshare ({mode})")
     if mode == "user":  # keep the ids: map only our own (an unprivileged process may map exactly that)
-        for name, text in (("uid_map", f"{uid} {uid} 1\n"), ("setgroups", "deny"), ("gid_map", f"{gid} {gid} 1\n")):
-            with open(f"/proc/self/{name}", "w") as file:
-                file.write(text)
+        libc.unshare_as_self(CLONE_NEWIPC)
+    elif mode:
+        libc.checked(libc.load().unshare(MODES[mode]), f"unshare ({mode})")
 
 
 def namespace() -> str:

@@ -74,9 +74,10 @@ def environment(scratch: Path) -> dict[str, str]:
 def _limits(memory_bytes: int, uid: int | None, parent: int | None = None, bounding: bool = True,
             group: cgroup.Group | None = None, scratch: Path | None = None,
             solution: bytes = b"", ipc_mode: str = "") -> Callable[[], None]:
-    """What the child does between fork and exec: its cgroup, its own mounts (``scratch``, holding ``solution``:
-    see :func:`judge.worker.mounts.private_scratch`), its own IPC namespace (``ipc_mode``: see
-    :func:`judge.worker.ipc.isolate`), limits, then (``bounding``) an empty capability bounding set,
+    """What the child does between fork and exec: its cgroup, its own IPC namespace (``ipc_mode``: see
+    :func:`judge.worker.ipc.isolate`), its own mounts (``scratch``, holding ``solution``: see
+    :func:`judge.worker.mounts.private_scratch`; after it has made every mount read-only, ``/proc`` too, no user
+    namespace could map its ids), limits, then (``bounding``) an empty capability bounding set,
     then the uid, then death with ``parent`` (default: the process that calls this, i.e. the judge). Bubblewrap
     needs its capabilities: it is started with ``bounding`` False and drops them itself."""
     parent = os.getpid() if parent is None else parent
@@ -84,9 +85,9 @@ def _limits(memory_bytes: int, uid: int | None, parent: int | None = None, bound
     def apply() -> None:
         if group is not None:
             group.join(os.getpid())
+        ipc.isolate(ipc_mode)  # first: its user namespace (``user`` mode) lets it make the mounts below
         if scratch is not None:
             mounts.private_scratch(scratch, solution, TMPFS_BYTES, uid)
-        ipc.isolate(ipc_mode)
         for limit, value in (
             (resource.RLIMIT_DATA, memory_bytes + DATA_HEADROOM),
             (resource.RLIMIT_FSIZE, FILE_SIZE_LIMIT),
@@ -185,8 +186,8 @@ def popen(confinement: Confinement, scratch: Path, argv: list[str], memory_bytes
     environment."""
     uid = None if confinement.bwrap else confinement.uid  # bubblewrap changes the uid itself, in its namespace
     preexec = _limits(memory_bytes, uid, bounding=not confinement.bwrap, group=group,
-                      scratch=scratch if confinement.private_mounts else None, solution=solution,
-                      ipc_mode="" if confinement.bwrap else confinement.ipc)  # bubblewrap gives each its own
+                      scratch=scratch if confinement.private_mounts and not confinement.bwrap else None,
+                      solution=solution, ipc_mode="" if confinement.bwrap else confinement.ipc)  # bubblewrap: its own
     return subprocess.Popen(_command(confinement, scratch, argv), cwd=scratch, env=environment(scratch),
                             start_new_session=True, preexec_fn=preexec, **streams)
 

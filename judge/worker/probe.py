@@ -34,6 +34,9 @@ from judge.worker.main import Lockdown, lock_down
 if "--find-ipc" in sys.argv:  # how a zygote's child, forked in this view, gets an IPC namespace of its own
     from judge.worker import ipc
     print("ipc=" + "|".join(ipc.working_mode()))
+if "--find-view" in sys.argv:  # whether a zygote's child, forked in this view, gets mounts of its own
+    from judge.worker import mounts
+    print("view=" + (mounts.works_in_child(os.path.join(os.getcwd(), "view")) or "ok"))
 lockdown = Lockdown.from_argv(sys.argv[1:])
 lock_down(lockdown, os.getcwd())
 if lockdown.secrets is not None:
@@ -77,8 +80,9 @@ def _try(candidate: Confinement) -> str | None:
     """Start a probe exactly as a worker would be started; None when it works, else why it does not. Under
     bubblewrap it also finds how a child forked in the view gets an IPC namespace (:data:`_FORKED_IPC`)."""
     scratch = make_scratch(b"", candidate)
-    find_ipc = ["--find-ipc"] if candidate.bwrap and not IPC_NAMESPACES.off() else []
-    argv = [sys.executable, *PYTHON_FLAGS, "-c", PROBE, *candidate.lockdown.argv(), *find_ipc]
+    find = [*(["--find-ipc"] if candidate.bwrap and not IPC_NAMESPACES.off() else []),
+            *(["--find-view"] if candidate.bwrap and not PRIVATE_MOUNTS.off() else [])]
+    argv = [sys.executable, *PYTHON_FLAGS, "-c", PROBE, *candidate.lockdown.argv(), *find]
     try:
         probe = popen(candidate, scratch, argv, 1 << 30, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                       stderr=subprocess.STDOUT)
@@ -91,12 +95,17 @@ def _try(candidate: Confinement) -> str | None:
     if probe.returncode == 0 and text.endswith("ok"):
         found = [line[4:].split("|", 1) for line in text.splitlines() if line.startswith("ipc=")]
         _FORKED_IPC[candidate] = (found[-1][0], found[-1][1]) if found else ("", "")
+        views = [line[5:] for line in text.splitlines() if line.startswith("view=")]
+        _FORKED_VIEW[candidate] = views[-1] if views else messages.say("layer_env_off", env=PRIVATE_MOUNTS.name)
         return None
     return text.splitlines()[-1][:200] if text else f"exit status {probe.returncode}"
 
 
 _FORKED_IPC: dict[Confinement, tuple[str, str]] = {}
 """for each bubblewrap candidate that worked: the IPC mode a child forked in its view can use, and why none"""
+_FORKED_VIEW: dict[Confinement, str] = {}
+"""for each bubblewrap candidate that worked: ``ok`` where a child forked in its view can make its own mounts
+(:func:`judge.worker.mounts.private_scratch`), else why not"""
 
 
 def _first_working(candidates: list[Confinement], missing: list[str]) -> Confinement | None:
@@ -132,8 +141,11 @@ def _probe(cap: str, capped_because: str) -> Confinement:
         if found:
             version = _cgroup_version(missing)  # before the reasons are frozen: it adds why there is none
             mode = _ipc_mode(_FORKED_IPC.get(found, ("", "")), missing)
+            view = _FORKED_VIEW.get(found, "")
+            if view != "ok":
+                missing.append(messages.say("layer_off", layer="private mounts", reason=view))
             return Confinement(found.level, found.uid, found.bwrap, tuple(missing), found.seccomp, found.landlock,
-                               version, ipc=mode)
+                               version, view == "ok", mode)
     if cap == "L0":
         missing += [messages.say("layer_off", layer=layer, reason=capped_because) for layer in ("seccomp", "Landlock")]
     elif not abi:
@@ -187,21 +199,9 @@ def _try_private_mounts(base: Confinement) -> str | None:
     interpreter: the interpreter and the other layers were probed already, and this costs milliseconds."""
     scratch = make_scratch(b"", base)
     try:
-        pid = os.fork()
-        if pid == 0:
-            code = 0
-            try:
-                mounts.private_scratch(scratch, b"", TMPFS_BYTES, base.uid)
-            except OSError as exc:
-                code = exc.errno or 255
-            except BaseException:  # noqa: BLE001 -- the child must never return into the judge's code
-                code = 255
-            os._exit(code)
-        _, status = os.waitpid(pid, 0)
+        return mounts.works_in_child(str(scratch / "view"), base.uid)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    code = os.waitstatus_to_exitcode(status)
-    return None if code == 0 else os.strerror(code) if 0 < code < 255 else f"exit status {code}"
 
 
 # -- judge doctor ----------------------------------------------------------------------------------------------
@@ -274,7 +274,7 @@ def channels(device: str = "cpu") -> list[Layer]:
         [messages.say("channel_sockets_landlock")] if found.landlock >= 6 else [])
     folders = ([messages.say("channel_folders_landlock")] if found.landlock else []) + (
         [messages.say("channel_folders_mounts")] if found.private_mounts else []) + (
-        [messages.say("channel_folders_bwrap")] if found.bwrap and not found.landlock else [])
+        [messages.say("channel_folders_bwrap")] if found.bwrap and not (found.landlock or found.private_mounts) else [])
     closed = {"channel_ipc": len(ipc_how) > bool(found.bwrap), "channel_folders": bool(found.landlock or
                                                                                    found.private_mounts),
               "channel_page_cache": False}  # its timing stays open (docs/security.md)
