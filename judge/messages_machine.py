@@ -89,6 +89,8 @@ MACHINE: dict[str, str] = {
     "channel_page_cache_open": "how long a read takes still tells a cached page from one on disk: a timing channel no level closes",
     "channel_locks": "locks, leases and watches on a file two workers read",
     "channel_locks_filter": "the seccomp filter refuses flock, fcntl's lock, lease and notify commands, inotify and fanotify",
+    "channel_process_ids": "process ids (one counter hands them out in turn)",
+    "channel_process_ids_open": "the workers of one warm process share bubblewrap's PID namespace (below L2, the machine's): a worker that starts and joins N threads moves the next worker's id on by N, a counter no level resets",
     "channel_open": "open at this level",
     "doctor_settings": "settings (environment variables; docs/configuration.md says what each does):",
     "doctor_setting_set": "  {name} = {value}  (set)",

@@ -209,6 +209,10 @@ def test_at_l2_without_landlock_a_reader_gets_nothing_through_folders_unless_mou
     assert len(levels) == 1 and levels.pop().startswith("L2") and "Landlock" not in graded.stdout + str(levels)
     assert {name: r["verdict"] for name, r in reports.items()} == {
         writer: "accepted", reader: "wrong_answer" if private_mounts == "on" else "accepted"}
+    doctor = subprocess.run([sys.executable, str(REPO / "tests" / "support" / "no_landlock.py"), sys.executable, "-m",
+                             "judge", "doctor"], capture_output=True, text=True, env=env, timeout=300).stdout
+    folders = next(line for line in doctor.splitlines() if "/tmp and other shared folders" in line)
+    assert folders.strip().startswith("[x]" if private_mounts == "on" else "[ ]"), folders
 
 
 @root_only
