@@ -5,9 +5,10 @@ process per confinement that lives as long as the judge's process (:func:`judge.
 interpreter per problem cost 4 s, most of most problems' calibration). The times are cached per problem
 content, torch version, device and machine, so calibration is paid once: ``$JUDGE_CACHE`` (default
 ``$XDG_CACHE_HOME/torch-judge`` or ``~/.cache/torch-judge``), one file ``<slug>-<device>-<content>-<machine>.json``
-each, its times under opaque keys (:func:`_keys`). With ``JUDGE_CALIBRATION=pinned`` a calibration of the same content measured on another machine is used as
-it is: an image calibrated once when it was built and then run as a fresh container per submission, on whatever
-host (Gradescope, PrairieLearn), keeps its limits instead of recalibrating for every submission.
+each, its times under opaque keys (:func:`_keys`). With ``JUDGE_CALIBRATION=pinned`` a calibration of the same
+content measured on another machine is used as it is: an image calibrated once when it was built and then run as
+a fresh container per submission, on whatever host (Gradescope, PrairieLearn), keeps its limits instead of
+recalibrating for every submission.
 :func:`judge.judging.limits.case_limits` turns them into limits.
 """
 
@@ -54,8 +55,8 @@ def _digest(parts: list[str]) -> str:
 
 
 def _parts(problem: Problem, device: str) -> list[str]:
-    """What the times depend on besides the machine. Case ids too: the times are keyed by id, and a renamed case
-    keeps its spec."""
+    """What the times depend on besides the machine. Case ids too: each time is stored under a key drawn from its
+    case's id, and a renamed case keeps its spec."""
     parts = [CACHE_FORMAT, torch_version(), device, problem.reference.read_bytes().decode("utf-8", "replace")]
     return parts + [case.id + "\0" + json.dumps(case.spec(), sort_keys=True) for case in problem.cases]
 

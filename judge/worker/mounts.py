@@ -5,10 +5,10 @@ Without it a worker below L2 writes on the judge's disks: its scratch directory 
 its uid may write: ``/tmp``, ``/var/tmp``, ``/dev/shm``), each file capped by ``RLIMIT_FSIZE`` but not their
 number. At L2 the workers of one warm process share its view: where no Landlock keeps each to its own scratch
 directory, one student's worker left files in ``/tmp`` and in the warm process's scratch folder for the next
-student's to read (tests/adversarial/129 and 130). In a mount namespace of its own, every mount it inherited is made read-only and private at once
-(``mount_setattr`` with ``AT_RECURSIVE``), and a tmpfs of a fixed size is mounted over its scratch directory,
-holding a copy of the submission: the disk it can fill is that tmpfs, whose pages its memory cgroup also
-counts, and all of it vanishes with its namespace. The judge's own view is untouched.
+student's to read (tests/adversarial/129 and 130). In a mount namespace of its own, every mount it inherited is
+made read-only and private at once (``mount_setattr`` with ``AT_RECURSIVE``), and a tmpfs of a fixed size is
+mounted over its scratch directory, holding a copy of the submission: the disk it can fill is that tmpfs, whose
+pages its memory cgroup also counts, and all of it vanishes with its namespace. The judge's own view is untouched.
 """
 
 from __future__ import annotations
@@ -42,8 +42,9 @@ def private_scratch(scratch: Path, solution: bytes, size: int, uid: int | None) 
     own (:func:`judge.worker.libc.unshare_as_self`)."""
     c = libc.load()
     if c.unshare(CLONE_NEWNS) != 0:
-        if ctypes.get_errno() != errno.EPERM:
-            libc.checked(-1, "unshare")
+        code = ctypes.get_errno()
+        if code != errno.EPERM:
+            raise OSError(code, f"unshare: {os.strerror(code)}")
         libc.unshare_as_self(CLONE_NEWNS)
     attr = _MountAttr(MOUNT_ATTR_RDONLY, 0, MS_PRIVATE, 0)
     libc.checked(c.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, b"/", AT_RECURSIVE, ctypes.byref(attr),

@@ -78,7 +78,8 @@ def level(device: str = "cpu") -> str:
 
 def _try(candidate: Confinement) -> str | None:
     """Start a probe exactly as a worker would be started; None when it works, else why it does not. Under
-    bubblewrap it also finds how a child forked in the view gets an IPC namespace (:data:`_FORKED_IPC`)."""
+    bubblewrap it also finds how a child forked in the view gets an IPC namespace (:data:`_FORKED_IPC`) and
+    whether it can make mounts of its own (:data:`_FORKED_VIEW`)."""
     scratch = make_scratch(b"", candidate)
     find = [*(["--find-ipc"] if candidate.bwrap and not IPC_NAMESPACES.off() else []),
             *(["--find-view"] if candidate.bwrap and not PRIVATE_MOUNTS.off() else [])]
@@ -274,7 +275,8 @@ def channels(device: str = "cpu") -> list[Layer]:
         [messages.say("channel_sockets_landlock")] if found.landlock >= 6 else [])
     folders = ([messages.say("channel_folders_landlock")] if found.landlock else []) + (
         [messages.say("channel_folders_mounts")] if found.private_mounts else []) + (
-        [messages.say("channel_folders_bwrap")] if found.bwrap and not (found.landlock or found.private_mounts) else [])
+        [messages.say("channel_folders_bwrap")] if found.bwrap and not (found.landlock or found.private_mounts)
+        else [])
     closed = {"channel_ipc": len(ipc_how) > bool(found.bwrap), "channel_folders": bool(found.landlock or
                                                                                    found.private_mounts),
               "channel_page_cache": False, "channel_process_ids": False}  # both stay open (docs/security.md)
