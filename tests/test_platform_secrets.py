@@ -152,9 +152,9 @@ def test_the_calibration_the_image_keeps_names_no_hidden_case(toy_root, tmp_path
 
 
 def test_no_bundled_problem_leaves_a_hidden_value_in_its_public_export(tmp_path):
-    """Every bundled problem exported at once: its statement, starter and question page are public, and the
-    statements are written from sample cases alone (red team rt31 found one sample that carried a hidden case's
-    expected values into its statement)."""
+    """Every bundled problem exported at once: its statement, starter and question page are public. A value a
+    sample case shows counts as public, so a sample that repeats a hidden case's values (red team rt31 found one,
+    since changed) is not what this test can see."""
     slugs = available()
     out = tmp_path / "pl"
     result = run_judge(["export", "prairielearn", *slugs, "--out", str(out)])
