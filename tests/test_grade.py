@@ -406,8 +406,10 @@ os.kill(os.getppid(), signal.SIGKILL)
 
 
 def test_a_submission_that_kills_the_warm_worker_is_not_blamed_and_stops_nothing(toy_root, tmp_path, monkeypatch):
-    """Without seccomp (L0) a worker can signal the warm process it was forked from; from L1 on it cannot."""
+    """Without seccomp (L0) and without private mounts a worker can signal the warm process it was forked from;
+    from L1 on it cannot, nor in a PID namespace of its own (the next test)."""
     monkeypatch.setenv("JUDGE_MAX_LEVEL", "L0")
+    monkeypatch.setenv("JUDGE_PRIVATE_MOUNTS", "off")
     submissions = write_files(tmp_path / "submissions", {"a-killer.py": ZYGOTE_KILLER, "b-fine.py": REFERENCE_SOURCE})
     out = tmp_path / "out"
     refused = run_judge(["grade", SLUG, str(submissions), "--out", str(out), "--jobs", "1"], toy_root)
@@ -419,3 +421,19 @@ def test_a_submission_that_kills_the_warm_worker_is_not_blamed_and_stops_nothing
     assert results["a-killer"]["verdict"] == "internal_error"  # retried on the next run, never a verdict
     assert results["b-fine"]["verdict"] == "accepted"  # a new warm worker took over
     assert "NOT protected" in results["b-fine"]["judge"]["security_level"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="private mounts need root below L2")
+def test_a_worker_in_its_own_pid_namespace_cannot_name_the_warm_worker(toy_root, tmp_path, monkeypatch):
+    """With private mounts a forked worker is pid 1 of a PID namespace of its own (judge.worker.pidns): its parent
+    is outside it, so ``getppid()`` is 0, and the killer's ``kill(0, SIGKILL)`` goes to its own process group,
+    whose leader, its namespace's init, takes no signal sent from inside: the zygote lives, the judge is not
+    blamed, and the killer is judged on what it returned."""
+    monkeypatch.setenv("JUDGE_MAX_LEVEL", "L0")
+    submissions = write_files(tmp_path / "submissions", {"a-killer.py": ZYGOTE_KILLER, "b-fine.py": REFERENCE_SOURCE})
+    out = tmp_path / "out"
+    result = run_judge(["grade", SLUG, str(submissions), "--out", str(out), "--jobs", "1", "--allow-weak-sandbox"],
+                       toy_root)
+    assert result.returncode == 0, result.stderr
+    assert {name: r["verdict"] for name, r in _results(out).items()} == {  # the killer's method then returns None
+        "a-killer": "output_format_error", "b-fine": "accepted"}

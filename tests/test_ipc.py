@@ -216,6 +216,33 @@ def test_at_l2_without_landlock_a_reader_gets_nothing_through_folders_unless_mou
 
 
 @root_only
+@pytest.mark.parametrize("cap, private_mounts", [("L2", "on"), ("L2", "off"), ("L1", "on")])
+def test_a_reader_sees_nothing_of_the_process_id_counter_unless_mounts_are_off(cap, private_mounts, toy_root, tmp_path):
+    """One job slot: one warm process forks the writer, who starts 3000 threads, and then the reader, who answers
+    only when it sees its pid moved on by 2500 or more from its parent's. Each forked worker is pid 1 of a PID
+    namespace of its own with ``/proc`` covered (:mod:`judge.worker.pidns`), so the reader sees nothing. ``off``
+    (no private mounts, so no PID namespace of the worker's own) shows the test can fail: the reader is accepted.
+    Not at L1 with ``off``: there the counter is the machine's, which may wrap (``pid_max``) between the two."""
+    if cap == "L2" and probe.confinement().bwrap is None:
+        pytest.skip(f"this machine gives {probe.confinement().describe()}")
+    writer, reader = "131-moves-the-process-id-counter", "132-reads-the-process-id-counter"
+    folder = tmp_path / "class"
+    _students(folder, writer, reader)
+    env = {**judge_env(toy_root), "JUDGE_MAX_LEVEL": cap, "JUDGE_PRIVATE_MOUNTS": private_mounts}
+    graded = subprocess.run([sys.executable, "-m", "judge", "grade", SLUG, str(folder), "--out", str(tmp_path / "out"),
+                             "--jobs", "1"], capture_output=True, text=True, env=env, timeout=900)
+    assert graded.returncode == 0, graded.stdout[-2000:] + graded.stderr[-2000:]
+    reports = {p.parent.name: json.loads(p.read_text()) for p in (tmp_path / "out" / "students").glob("*/results.json")}
+    assert all(r["judge"]["security_level"].startswith(cap) for r in reports.values())
+    assert {name: r["verdict"] for name, r in reports.items()} == {
+        writer: "accepted", reader: "wrong_answer" if private_mounts == "on" else "accepted"}
+    doctor = subprocess.run([sys.executable, "-m", "judge", "doctor"], capture_output=True, text=True, env=env,
+                            timeout=300).stdout
+    line = next(line for line in doctor.splitlines() if "process ids" in line)
+    assert line.strip().startswith("[x]" if private_mounts == "on" and cap == "L2" else "[ ]"), line
+
+
+@root_only
 @pytest.mark.slow
 def test_a_reader_judged_by_the_next_judge_gets_nothing_at_l1(toy_root, tmp_path):
     """Two ``judge submit`` runs at L1, which share the machine's IPC namespace but for the workers' own."""

@@ -26,7 +26,7 @@ MODULES = (
     "judge.worker", "judge.worker.main", "judge.worker.zygote", "judge.worker.launch", "judge.worker.landlock",
     "judge.worker.seccomp", "judge.worker.privileges", "judge.worker.protocol", "judge.worker.libc",
     "judge.worker.confinement", "judge.worker.scratch", "judge.worker.cgroup", "judge.worker.mounts",
-    "judge.worker.footprint", "judge.worker.ipc",
+    "judge.worker.footprint", "judge.worker.ipc", "judge.worker.pidns",
     "judge.package", "judge.package.build", "judge.package.bounds", "judge.package.kinds",
 )
 """the modules (and packages) a worker imports; every module of :data:`WHOLE_PACKAGES` too"""

@@ -6,7 +6,9 @@ protocol, and time, memory and killing by pid through ``/proc``. The forked work
 ours, so :class:`ForkedProcess` stands in for ``subprocess.Popen``: the zygote reaps the worker and reports its
 exit status, and keeps it a zombie until :meth:`ForkedProcess.release`, so the pid we signal is never reused.
 Under L2 the zygote lives in bubblewrap's PID namespace and names its workers by their pids there; each is
-translated once, when forked, into the pid the judge sees (:func:`judge.worker.procfs.host_pid`).
+translated once, when forked, into the pid the judge sees (:func:`judge.worker.procfs.host_pid`). A worker in a
+PID namespace of its own (:mod:`judge.worker.pidns`) is measured and killed by its own pid, while its exit status
+and release go through its stand-in's, which the zygote reaps (:class:`ForkedProcess`: ``pid`` and ``inner``).
 """
 
 from __future__ import annotations
@@ -58,6 +60,9 @@ class ForkServer:
             raise InternalError("worker_start_failed", reason="the warm worker did not start")
         self.pid = procfs.host_pid(self.started.process.pid, ready["pid"]) or self.started.process.pid
         """the zygote's own pid (under L2, bubblewrap's is ``started.process.pid``)"""
+        self.depth = len(procfs.namespace_ids(self.pid)) - 1
+        """how many PID namespaces the zygote's own is below the judge's: where a worker's ``NSpid`` has the id
+        the zygote names it by"""
         self.preloaded: set[str] = set()
 
     @property
@@ -104,8 +109,8 @@ class ForkServer:
         if reply is None or reply["type"] != "forked":
             reason = reply["reason"] if reply else "the warm worker has stopped"
             raise InternalError("worker_start_failed", reason=reason)
-        inner = reply["pid"]
-        outer = inner if self.pid == self.started.process.pid else procfs.host_pid(self.pid, inner)
+        inner, worker = reply["pid"], reply.get("worker", reply["pid"])
+        outer = worker if self.pid == self.started.process.pid else procfs.host_pid(self.pid, worker, self.depth)
         if outer is None:  # it ended before it could be found: it is still the zygote's zombie, never ours
             self.release(inner)
             raise InternalError("worker_start_failed", reason="the forked worker ended at once")
@@ -208,7 +213,8 @@ class ForkedProcess:
 
     def __init__(self, zygote: ForkServer, inner: int, pid: int):
         self.zygote, self.inner, self.pid = zygote, inner, pid
-        """``pid``: as the judge sees it; ``inner``: as the zygote does"""
+        """``pid``: the worker, as the judge sees it; ``inner``: the zygote's child (the worker, or its stand-in),
+        as the zygote names it"""
         self.returncode: int | None = None
 
     def poll(self) -> int | None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
-from typing import Callable
 
 from judge.worker import libc
 
@@ -60,22 +59,8 @@ def _child_code(mode: str) -> int:
     return 0 if shmget(IPC_PRIVATE, 4096) >= 0 else ctypes.get_errno() or 255
 
 
-def _forked(body: Callable[[], int]) -> int:
-    """``body()``'s exit code, run in a forked child, so this process is left as it was."""
-    pid = os.fork()
-    if pid == 0:
-        code = 255
-        try:
-            code = body()
-        except BaseException:  # noqa: BLE001 -- the child must never return into the caller's code
-            pass
-        os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status)
-
-
 def _in_child(mode: str) -> int:
-    return _forked(lambda: _child_code(mode))
+    return libc.forked(lambda: _child_code(mode))
 
 
 def _filtered_code() -> int:
@@ -87,7 +72,7 @@ def _filtered_code() -> int:
 
 def filter_refuses() -> bool:
     """Whether a child of this process that installs the worker's seccomp filter is refused ``shmget``."""
-    return _forked(_filtered_code) == 0
+    return libc.forked(_filtered_code) == 0
 
 
 def working_mode() -> tuple[str, str]:
@@ -97,7 +82,7 @@ def working_mode() -> tuple[str, str]:
         code = _in_child(mode)
         if code == 0:
             return mode, ""
-        failures.append(f"{mode}: {os.strerror(code) if 0 < code < 255 else f'exit status {code}'}")
+        failures.append(f"{mode}: {libc.reason(code)}")
     return "", "; ".join(failures)
 
 

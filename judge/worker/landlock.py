@@ -252,6 +252,30 @@ def _add(ruleset: int, path: str, access: int, handled: int) -> None:
         os.close(fd)
 
 
+_task_listing: int | None = None
+"""a descriptor of this process's task listing, kept from before ``/proc`` was covered (:func:`keep_task_listing`)"""
+
+
+def keep_task_listing() -> None:
+    """Keep a descriptor of this process's task listing for :func:`restrict`'s one-thread check, before a forked
+    worker covers ``/proc`` (:func:`judge.worker.mounts.hide_proc`). It names the process's ids in the PID
+    namespaces above its own, so :func:`forget_task_listing` closes it before the submission is imported."""
+    global _task_listing
+    forget_task_listing()
+    _task_listing = os.open("/proc/self/task", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+
+
+def forget_task_listing() -> None:
+    global _task_listing
+    if _task_listing is not None:
+        os.close(_task_listing)
+        _task_listing = None
+
+
+def _threads() -> int:
+    return len(os.listdir("/proc/self/task" if _task_listing is None else _task_listing))
+
+
 def restrict(worker_rules: Rules, secrets: Secrets, version: int | None = None) -> int:
     """Restrict this thread, and every thread and process it starts from now on, to ``worker_rules``.
 
@@ -262,7 +286,7 @@ def restrict(worker_rules: Rules, secrets: Secrets, version: int | None = None) 
     version = abi() if version is None else version
     if version < 1:
         raise OSError(errno.EOPNOTSUPP, "landlock: not supported by this kernel")
-    threads = len(os.listdir(f"/proc/{os.getpid()}/task"))
+    threads = _threads()
     if threads != 1:
         raise OSError(errno.EBUSY, f"landlock: {threads} threads run; the rules would bind one of them")
     problems = check(worker_rules, secrets.resolved())

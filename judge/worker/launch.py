@@ -73,13 +73,15 @@ def environment(scratch: Path) -> dict[str, str]:
 
 def _limits(memory_bytes: int, uid: int | None, parent: int | None = None, bounding: bool = True,
             group: cgroup.Group | None = None, scratch: Path | None = None,
-            solution: bytes = b"", ipc_mode: str = "") -> Callable[[], None]:
+            solution: bytes = b"", ipc_mode: str = "", hide_proc: bool = False) -> Callable[[], None]:
     """What the child does between fork and exec: its cgroup, its own IPC namespace (``ipc_mode``: see
     :func:`judge.worker.ipc.isolate`), its own mounts (``scratch``, holding ``solution``: see
     :func:`judge.worker.mounts.private_scratch`; after it has made every mount read-only, ``/proc`` too, no user
-    namespace could map its ids), limits, then (``bounding``) an empty capability bounding set,
-    then the uid, then death with ``parent`` (default: the process that calls this, i.e. the judge). Bubblewrap
-    needs its capabilities: it is started with ``bounding`` False and drops them itself."""
+    namespace could map its ids) with ``/proc`` covered (``hide_proc``, for a worker in a PID namespace of its
+    own: :mod:`judge.worker.pidns`), limits, then (``bounding``) an empty capability bounding set, then the uid,
+    then death with ``parent`` (default: the process that calls this, i.e. the judge; 0: a parent outside the
+    caller's PID namespace, which names it so). Bubblewrap needs its capabilities: it is started with ``bounding``
+    False and drops them itself."""
     parent = os.getpid() if parent is None else parent
 
     def apply() -> None:
@@ -88,6 +90,8 @@ def _limits(memory_bytes: int, uid: int | None, parent: int | None = None, bound
         ipc.isolate(ipc_mode)  # first: its user namespace (``user`` mode) lets it make the mounts below
         if scratch is not None:
             mounts.private_scratch(scratch, solution, TMPFS_BYTES, uid)
+            if hide_proc:
+                mounts.hide_proc()
         for limit, value in (
             (resource.RLIMIT_DATA, memory_bytes + DATA_HEADROOM),
             (resource.RLIMIT_FSIZE, FILE_SIZE_LIMIT),
@@ -255,28 +259,29 @@ def confine_forked_worker(scratch: Path, memory_bytes: int, output_fd: int, keep
                           ipc_mode: str = "") -> None:
     """Confine a worker just forked from the zygote, before any submission code runs in it.
 
-    As :func:`start` does for a fresh worker below L2: a new session, the IPC namespace of its own (``ipc_mode``:
-    never the zygote's, which every worker it forks would share), the limits, the uid and the death with
-    ``parent`` of ``_limits``, stdin from ``/dev/null``, stdout and stderr to ``output_fd``, no open descriptor
-    but ``keep_fds`` (the zygote's control socket above all), the scratch directory as working directory and the
-    worker environment (the zygote was started with it, so the interpreter's own additions, such as ``LC_CTYPE``,
-    are kept too). It is made dumpable again (the zygote is not), so the judge can reset its peak memory.
-    Capabilities, Landlock and the seccomp filter come last, from :func:`judge.worker.main.serve`, as in a fresh
-    worker.
+    As :func:`start` does for a fresh worker below L2: a new session, stdin from ``/dev/null``, stdout and stderr
+    to ``output_fd``, no open descriptor but ``keep_fds`` (the zygote's control socket above all), the IPC
+    namespace of its own (``ipc_mode``: never the zygote's, which every worker it forks would share), its own
+    mounts (``private_mounts``: then it is pid 1 of a PID namespace of its own, :mod:`judge.worker.pidns`, and
+    ``/proc`` is covered), the limits, the uid and the death with ``parent`` of ``_limits``, the scratch directory
+    as working directory and the worker environment (the zygote was started with it, so the interpreter's own
+    additions, such as ``LC_CTYPE``, are kept too). It is made dumpable again (the zygote is not), so the judge
+    can reset its peak memory. Capabilities, Landlock and the seccomp filter come last, from
+    :func:`judge.worker.main.serve`, as in a fresh worker.
     """
     os.setsid()
-    _limits(memory_bytes, uid, parent, scratch=scratch if private_mounts else None, solution=solution,
-            ipc_mode=ipc_mode)()
-    privileges.set_dumpable(True)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.dup2(output_fd, 1)
     os.dup2(output_fd, 2)
-    for fd in {int(name) for name in os.listdir("/proc/self/fd")} - {0, 1, 2, *keep_fds}:
+    for fd in {int(name) for name in os.listdir("/proc/self/fd")} - {0, 1, 2, *keep_fds}:  # before /proc is covered
         try:
             os.close(fd)
         except OSError:  # the listing's own descriptor, already closed
             pass
+    _limits(memory_bytes, uid, 0 if private_mounts else parent, scratch=scratch if private_mounts else None,
+            solution=solution, ipc_mode=ipc_mode, hide_proc=private_mounts)()
+    privileges.set_dumpable(True)
     os.chdir(scratch)
     os.environ.update(environment(scratch))  # the zygote's own environment is a worker's: only paths change
     tempfile.tempdir = None  # tempfile follows the new TMPDIR

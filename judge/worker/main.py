@@ -169,6 +169,7 @@ def lock_down(lockdown: Lockdown, scratch: str, device: str = "cpu") -> None:
         secrets = lockdown.secrets.resolved()
         read = list(lockdown.readable) if lockdown.readable is not None else landlock.readable(secrets)
         landlock.restrict(landlock.rules(read, scratch, device), secrets)
+    landlock.forget_task_listing()  # it names the ids above the worker's PID namespace (judge.worker.pidns)
     if lockdown.seccomp:
         from judge.worker import seccomp
 

@@ -16,18 +16,24 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import stat
 from pathlib import Path
 
-from judge.worker import libc
+from judge.worker import landlock, libc, pidns
 
 CLONE_NEWNS = 0x00020000
 AT_FDCWD = -100
 AT_RECURSIVE = 0x8000
 MOUNT_ATTR_RDONLY = 0x1
 MS_PRIVATE = 1 << 18
-MS_NOSUID, MS_NODEV = 0x2, 0x4
-SYS_MOUNT_SETATTR = 442
-"""the same number on every architecture (new system calls are numbered once for all)"""
+MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x2, 0x4, 0x8
+SYS_OPEN_TREE, SYS_MOVE_MOUNT, SYS_MOUNT_SETATTR = 428, 429, 442
+"""the same numbers on every architecture (new system calls are numbered once for all)"""
+OPEN_TREE_CLONE, OPEN_TREE_CLOEXEC = 1, os.O_CLOEXEC
+MOVE_MOUNT_F_EMPTY_PATH = 0x4
+PROC_SHOWN = tuple(path for path in landlock.GPU_READ if path.startswith("/proc/"))
+"""what a worker still finds under ``/proc`` once it is covered: what the CUDA driver reads, none of it about a
+process"""
 
 
 class _MountAttr(ctypes.Structure):
@@ -39,13 +45,9 @@ def private_scratch(scratch: Path, solution: bytes, size: int, uid: int | None) 
     """In the calling process (one thread, before its uid changes): a mount namespace of its own with every
     inherited mount read-only, and a ``size``-byte tmpfs over ``scratch`` holding ``solution.py``. A process
     without ``CAP_SYS_ADMIN`` (a warm process's child in bubblewrap's view) makes it in a user namespace of its
-    own (:func:`judge.worker.libc.unshare_as_self`)."""
+    own (:func:`judge.worker.libc.unshare`)."""
     c = libc.load()
-    if c.unshare(CLONE_NEWNS) != 0:
-        code = ctypes.get_errno()
-        if code != errno.EPERM:
-            raise OSError(code, f"unshare: {os.strerror(code)}")
-        libc.unshare_as_self(CLONE_NEWNS)
+    libc.unshare(CLONE_NEWNS)
     attr = _MountAttr(MOUNT_ATTR_RDONLY, 0, MS_PRIVATE, 0)
     libc.checked(c.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, b"/", AT_RECURSIVE, ctypes.byref(attr),
                           ctypes.sizeof(attr)), "mount_setattr")
@@ -58,21 +60,58 @@ def private_scratch(scratch: Path, solution: bytes, size: int, uid: int | None) 
     os.chdir(scratch)  # the working directory was the directory below the new mount
 
 
+def hide_proc() -> None:
+    """Cover ``/proc`` in the calling process's own mount namespace (made by :func:`private_scratch`, whose
+    capabilities it still holds) with a read-only tmpfs that shows only :data:`PROC_SHOWN` and the caller's own
+    :data:`judge.worker.landlock.OWN_PROC` entries, under its pid in its own PID namespace (``/proc/self`` leads
+    there): no other process, and no id of a PID namespace above the worker's own (:mod:`judge.worker.pidns`).
+    Landlock's one-thread check keeps a descriptor of the task listing from before
+    (:func:`judge.worker.landlock.keep_task_listing`)."""
+    landlock.keep_task_listing()
+    own = f"/proc/{os.getpid()}"
+    wanted = {path: path for path in PROC_SHOWN} | {f"/proc/self/{name}": f"{own}/{name}" for name in landlock.OWN_PROC}
+    c, shown = libc.load(), {}
+    try:
+        for source, target in wanted.items():
+            fd = c.syscall(SYS_OPEN_TREE, AT_FDCWD, source.encode(), OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC)
+            if fd >= 0:
+                shown[target] = fd
+            elif ctypes.get_errno() != errno.ENOENT:
+                libc.checked(-1, f"open_tree {source}")
+        libc.checked(c.mount(b"tmpfs", b"/proc", b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=65536,mode=0555"),
+                     "mount /proc")
+        for target, fd in shown.items():
+            _mount_point(target, stat.S_ISDIR(os.fstat(fd).st_mode))
+            libc.checked(c.syscall(SYS_MOVE_MOUNT, fd, b"", AT_FDCWD, target.encode(), MOVE_MOUNT_F_EMPTY_PATH),
+                         f"move_mount {target}")
+    finally:
+        for fd in shown.values():
+            os.close(fd)
+    os.symlink(os.path.basename(own), "/proc/self")
+    attr = _MountAttr(MOUNT_ATTR_RDONLY, 0, 0, 0)
+    libc.checked(c.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, b"/proc", 0, ctypes.byref(attr), ctypes.sizeof(attr)),
+                 "mount_setattr /proc")
+
+
+def _mount_point(path: str, directory: bool) -> None:
+    """An empty directory or file at ``path`` to mount a copy of ``/proc``'s own over."""
+    if directory:
+        os.makedirs(path)
+        return
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o444))
+
+
 def works_in_child(scratch: str, uid: int | None = None) -> str | None:
-    """Make a worker's private mounts over a new folder ``scratch`` in a forked child; None when that works, else
-    why not (the probe's question, below L2 and in bubblewrap's view)."""
+    """Make a worker's private mounts over a new folder ``scratch`` as a forked worker does, in a PID namespace of
+    its own with ``/proc`` covered, in a forked child; None when that works, else why not (the probe's question,
+    below L2 and in bubblewrap's view)."""
+    def worker() -> int:
+        libc.unshare(pidns.CLONE_NEWPID)
+        return libc.forked(lambda: (private_scratch(Path(scratch), b"", 1 << 20, uid), hide_proc(), 0)[-1])
+
     os.mkdir(scratch)
-    pid = os.fork()
-    if pid == 0:
-        code = 0
-        try:
-            private_scratch(Path(scratch), b"", 1 << 20, uid)
-        except OSError as exc:
-            code = exc.errno or 255
-        except BaseException:  # noqa: BLE001 -- the child must never return into its parent's code
-            code = 255
-        os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    os.rmdir(scratch)
-    code = os.waitstatus_to_exitcode(status)
-    return None if code == 0 else os.strerror(code) if 0 < code < 255 else f"exit status {code}"
+    try:
+        return libc.reason(libc.forked(worker))
+    finally:
+        os.rmdir(scratch)

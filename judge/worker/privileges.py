@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import functools
 
 from judge.worker import libc
 
@@ -48,7 +49,10 @@ def capabilities() -> tuple[int, int, int]:
                  for f in ("effective", "permitted", "inheritable"))
 
 
-def _last_cap() -> int:
+@functools.cache
+def last_cap() -> int:
+    """The highest capability this kernel knows; read once per process (a zygote reads it for every worker it
+    forks, which cover ``/proc``: :func:`judge.worker.mounts.hide_proc`)."""
     try:
         with open(LAST_CAP_FILE) as f:
             return int(f.read())
@@ -60,7 +64,7 @@ def drop_bounding() -> None:
     """Empty the bounding set, where this process may (it needs ``CAP_SETPCAP``: root before a uid change)."""
     if not capabilities()[0] >> CAP_SETPCAP & 1:
         return
-    for cap in range(_last_cap() + 1):
+    for cap in range(last_cap() + 1):
         libc.checked(_prctl(PR_CAPBSET_DROP, cap), f"dropping capability {cap} from the bounding set")
 
 

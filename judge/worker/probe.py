@@ -277,9 +277,13 @@ def channels(device: str = "cpu") -> list[Layer]:
         [messages.say("channel_folders_mounts")] if found.private_mounts else []) + (
         [messages.say("channel_folders_bwrap")] if found.bwrap and not (found.landlock or found.private_mounts)
         else [])
+    pids = ([messages.say("channel_process_ids_namespace")] if found.private_mounts else [
+        messages.say("channel_process_ids_open")]) + (
+        [messages.say("channel_process_ids_bwrap")] if found.bwrap else [messages.say("channel_process_ids_fresh")])
     closed = {"channel_ipc": len(ipc_how) > bool(found.bwrap), "channel_folders": bool(found.landlock or
                                                                                    found.private_mounts),
-              "channel_page_cache": False, "channel_process_ids": False}  # both stay open (docs/security.md)
+              "channel_page_cache": False,  # a timing channel: open (docs/security.md)
+              "channel_process_ids": bool(found.private_mounts and found.bwrap)}
     shown = [("channel_ipc", ipc_how), ("channel_sockets", sockets),
              ("channel_keyrings", [messages.say("channel_keyrings_filter")] if found.seccomp else []),
              ("channel_folders", folders), ("channel_scratch", [messages.say("channel_scratch_fresh")]),
@@ -287,6 +291,6 @@ def channels(device: str = "cpu") -> list[Layer]:
              ("channel_locks", [messages.say("channel_locks_filter")] if found.seccomp else []),
              ("channel_page_cache", [*([messages.say("channel_page_cache_filter")] if found.seccomp else []),
                                      messages.say("channel_page_cache_open")]),
-             ("channel_process_ids", [messages.say("channel_process_ids_open")])]
+             ("channel_process_ids", pids)]
     return [Layer(messages.say(name), closed.get(name, bool(how)), "; ".join(how) or messages.say("channel_open"))
             for name, how in shown]

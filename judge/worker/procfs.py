@@ -52,13 +52,23 @@ def tree(pid: int) -> list[int]:
     return found
 
 
-def host_pid(root: int, inner: int) -> int | None:
-    """The pid, as this process sees it, of the descendant of ``root`` that its own PID namespace numbers
-    ``inner`` (a worker forked by a zygote inside bubblewrap knows only its inner pid); None if there is none."""
+def namespace_ids(pid: int) -> list[str]:
+    """``pid``'s ids in each PID namespace it is in, from this process's (``NSpid``) to its own; empty once it
+    has ended."""
+    for line in _read(f"/proc/{pid}/status").splitlines():
+        if line.startswith("NSpid:"):
+            return line.split()[1:]
+    return []
+
+
+def host_pid(root: int, inner: int, depth: int = -1) -> int | None:
+    """The pid, as this process sees it, of the descendant of ``root`` that the PID namespace ``depth`` levels
+    below this process's numbers ``inner`` (default: its own namespace; a worker forked by a zygote inside
+    bubblewrap knows only its pid there); None if there is none."""
     for pid in tree(root):
-        for line in _read(f"/proc/{pid}/status").splitlines():
-            if line.startswith("NSpid:") and line.split()[-1] == str(inner):
-                return pid
+        ids = namespace_ids(pid)
+        if len(ids) > depth and ids[depth] == str(inner):
+            return pid
     return None
 
 

@@ -14,16 +14,20 @@ Control protocol on a Unix ``SOCK_SEQPACKET`` socket, one JSON object per packet
   (as the judge read and hashed them). The zygote makes a fresh scratch directory of its own (removed when the
   worker is released, so nothing a worker writes reaches the next) and forks; only the child reads the memfd,
   writes ``solution.py``, confines itself (:func:`judge.worker.launch.confine_forked_worker`) and runs the worker
-  protocol (:func:`judge.worker.main.serve`). The zygote closes its copies of the descriptors, never having read
-  one byte of the submission, and answers ``forked`` (``pid``, in its namespace, and ``scratch``, the worker's
-  directory) or ``fork_failed`` (``reason``).
+  protocol (:func:`judge.worker.main.serve`). With ``private_mounts``, the child first makes a PID namespace and
+  forks the worker into it, staying outside as its stand-in (:mod:`judge.worker.pidns`). The zygote closes its
+  copies of the descriptors, never having read one byte of the submission, and answers ``forked`` (``pid``: the
+  child's, in the zygote's namespace; ``worker``: the worker's there, the stand-in's child or the child itself;
+  ``scratch``: the worker's directory) or ``fork_failed`` (``reason``).
 * parent -> zygote: ``preload`` (``modules``): import these before any later fork, so that every worker starts
   with them (what torch imports lazily on a first use, named by the problem: ``[worker] preload``). Answered
   ``preloaded`` (``failed``: each module that could not be imported, with how it failed, which the judge reports
   as a fault of the problem's package).
 * zygote -> parent: ``exited`` (``pid``, ``status``: exit code, or minus the signal, as ``subprocess`` says)
-  when a worker ends. The worker is left a zombie, so its pid cannot be reused while the parent may still
-  signal it, until the parent sends ``release`` (``pid``); a worker still running then is killed first.
+  when a worker (or its stand-in, which ends as the worker did) ends. The worker is left a zombie, so its pid
+  cannot be reused while the parent may still signal it, until the parent sends ``release`` (``pid``); a worker
+  still running then is killed first. The zygote is a child subreaper: a worker whose stand-in has ended is
+  handed to it, and reaped on release.
 
 Why forking is safe here: with one thread (``OMP_NUM_THREADS=1``, ``torch.set_num_threads(1)``) the zygote
 only imports (torch, and what a problem preloads) and builds one fixed case (:func:`judge.worker.main.prepare`,
@@ -54,12 +58,14 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from judge.worker import landlock, privileges
+from judge.worker import landlock, libc, pidns, privileges
 from judge.worker.main import Lockdown
 
 PACKET = 1 << 16
 """the largest control packet either side reads (:class:`judge.worker.forkserver.ForkServer` too)"""
 FORK_FDS = 4
+TOLD_S = 30.0
+"""how long a forked child may take to make the worker's PID namespace and name the worker"""
 COPY_CHUNK = 1 << 20
 
 
@@ -71,14 +77,18 @@ def _threads() -> int:
     return len(os.listdir("/proc/self/task"))
 
 
-def _run_child(message: dict[str, Any], fds: list[int], zygote: int, scratch: str, lockdown: Lockdown) -> None:
-    """In the forked child: confine, serve, exit. Never returns."""
+def _run_child(message: dict[str, Any], fds: list[int], zygote: int, scratch: str, lockdown: Lockdown,
+               told: int) -> None:
+    """In the forked child: confine, serve, exit. Never returns. With ``told`` (not -1), the worker is forked
+    again into a PID namespace of its own and this child stays as its stand-in (:func:`judge.worker.pidns.enter`)."""
     from judge.worker import launch, main
 
     code = 1
     try:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        if told >= 0:
+            pidns.enter(told, zygote)
         request_r, response_w, output_w, source = fds
         solution = _read_all(source)
         os.close(source)
@@ -151,6 +161,8 @@ class Zygote:
         """reported, not yet released"""
         self.scratch: dict[int, str] = {}
         """each worker's scratch directory, removed when it is released"""
+        self.inside: dict[int, int] = {}
+        """the worker in a PID namespace of its own, by its stand-in's pid (:mod:`judge.worker.pidns`)"""
 
     def fork(self, message: dict[str, Any], fds: list[int]) -> None:
         threads = _threads()
@@ -164,15 +176,27 @@ class Zygote:
                 os.close(fd)
             _send(self.control, {"type": "fork_failed", "reason": str(exc)})
             return
-        zygote = os.getpid()
+        zygote, own_pids = os.getpid(), bool(message.get("private_mounts"))
+        told_r, told_w = os.pipe() if own_pids else (-1, -1)
         pid = os.fork()
         if pid == 0:
-            _run_child(message, fds, zygote, scratch, self.lockdown)
+            if own_pids:
+                os.close(told_r)
+            _run_child(message, fds, zygote, scratch, self.lockdown, told_w)
         for fd in fds:
             os.close(fd)
         self.running.add(pid)
         self.scratch[pid] = scratch
-        _send(self.control, {"type": "forked", "pid": pid, "scratch": scratch})
+        worker = pid
+        if own_pids:
+            os.close(told_w)
+            worker, why = pidns.told(told_r, TOLD_S)
+            if worker is None:
+                self.release(pid)
+                _send(self.control, {"type": "fork_failed", "reason": why})
+                return
+            self.inside[pid] = worker
+        _send(self.control, {"type": "forked", "pid": pid, "worker": worker, "scratch": scratch})
 
     def report_ended(self) -> None:
         for pid in sorted(self.running):
@@ -183,14 +207,19 @@ class Zygote:
                 _send(self.control, {"type": "exited", "pid": pid, "status": status})
 
     def release(self, pid: int) -> None:
+        """Kill the worker ``pid`` if it still runs and reap it (with the worker in a PID namespace of its own,
+        whose stand-in ``pid`` is: then the zygote, its subreaper, reaps it too), and remove its scratch directory."""
         if pid not in self.running | self.ended:
             return
-        if pid in self.running:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
+        inside = self.inside.pop(pid, None)
+        for each in (inside, pid):
+            if each is not None:
+                with contextlib.suppress(OSError):
+                    os.kill(each, signal.SIGKILL)
         os.waitpid(pid, 0)
+        if inside is not None:  # the stand-in has been reaped, so the worker is the zygote's child now
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(inside, 0)
         self.running.discard(pid)
         self.ended.discard(pid)
         shutil.rmtree(self.scratch.pop(pid), ignore_errors=True)
@@ -238,6 +267,7 @@ def _preload(modules: list[str]) -> dict[str, str]:
 def main() -> None:
     control = socket.socket(fileno=int(sys.argv[1]))
     privileges.set_dumpable(False)  # a worker of the same uid cannot read this process's /proc files
+    libc.become_subreaper()  # a worker whose stand-in has ended is reaped here, on release (judge.worker.pidns)
     from judge.worker import main as worker
     from judge.worker import launch, seccomp  # noqa: F401 -- imported by every child, before its uid changes
 
@@ -253,7 +283,7 @@ def main() -> None:
     if lockdown.seccomp:
         seccomp.warm_up()
     landlock.abi()
-    privileges.capabilities()  # the libraries these three load, loaded once for every child
+    privileges.capabilities(), privileges.last_cap()  # what these read, read once for every child
     gc.collect()
     gc.freeze()  # a collection in a child would write to every object it inherited, copying the whole heap
     try:

@@ -51,7 +51,7 @@ def read_only_cgroups() -> None:
 
 
 def default_capabilities() -> None:
-    for cap in range(privileges._last_cap() + 1):
+    for cap in range(privileges.last_cap() + 1):
         if cap not in DEFAULT_CAPABILITIES:
             libc.checked(privileges._prctl(privileges.PR_CAPBSET_DROP, cap), f"dropping capability {cap}")
 
