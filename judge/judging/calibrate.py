@@ -61,15 +61,12 @@ def _parts(problem: Problem, device: str) -> list[str]:
     return parts + [case.id + "\0" + json.dumps(case.spec(), sort_keys=True) for case in problem.cases]
 
 
-def _content(problem: Problem, device: str) -> str:
-    return _digest(_parts(problem, device))
-
-
-def _keys(problem: Problem, device: str) -> dict[str, str]:
-    """Each case's key in a stored calibration, by case id: an HMAC of the id under a key drawn from the reference
-    and every case, which only whoever holds them can compute. A PrairieLearn image, public by design, keeps its
-    calibration; keyed by id, it named every hidden case (red team rt31, issue 31)."""
-    secret = _sha256(["calibration keys", *_parts(problem, device)])
+def _keys(problem: Problem, parts: list[str]) -> dict[str, str]:
+    """Each case's key in a stored calibration, by case id: an HMAC of the id under a key drawn from ``parts``
+    (:func:`_parts`: the reference and every case), which only whoever holds them can compute. A PrairieLearn
+    image, public by design, keeps its calibration; keyed by id, it named every hidden case (red team rt31, issue
+    31)."""
+    secret = _sha256(["calibration keys", *parts])
     return {case.id: hmac.new(secret, case.id.encode(), "sha256").hexdigest()[:16] for case in problem.cases}
 
 
@@ -93,24 +90,24 @@ class Calibration:
     calibration fails); one measured on another machine (pinned) shows nothing about this one"""
 
 
-def _stored(problem: Problem, device: str) -> tuple[Path, dict[str, float] | None]:
-    """Where this machine's calibration goes, and the stored one to use (this machine's, or when pinned the
-    newest of another machine's), if any."""
-    stem = f"{problem.slug}-{device}-{_content(problem, device)}"
-    path = cache_dir() / f"{stem}-{_machine()}.json"
+def _stored(problem: Problem, device: str) -> tuple[Path, dict[str, str], dict[str, float] | None]:
+    """Where this machine's calibration goes, each case's key in it (:func:`_keys`), and the stored one to use
+    (this machine's, or when pinned the newest of another machine's), if any."""
+    parts = _parts(problem, device)
+    stem = f"{problem.slug}-{device}-{_digest(parts)}"
+    path, keys = cache_dir() / f"{stem}-{_machine()}.json", _keys(problem, parts)
     candidates = [path]
     if calibration_scope() == "pinned":
         others = [p for p in cache_dir().glob(f"{stem}-*.json") if p != path]
         candidates += sorted(others, key=lambda p: p.stat().st_mtime, reverse=True)
-    keys = _keys(problem, device)
     for candidate in candidates:
         try:
             stored = json.loads(candidate.read_text())
         except (OSError, ValueError):
             continue
         if isinstance(stored, dict) and set(keys.values()) <= stored.keys():
-            return path, {case_id: stored[key] for case_id, key in keys.items()}
-    return path, None
+            return path, keys, {case_id: stored[key] for case_id, key in keys.items()}
+    return path, keys, None
 
 
 def _measure(problem: Problem, device: str, confinement: Confinement) -> dict[str, float]:
@@ -144,14 +141,13 @@ def reference_times(problem: Problem, device: str, confinement: Confinement | No
 def calibration(problem: Problem, device: str, confinement: Confinement | None = None) -> Calibration:
     """The calibration from the cache, or measured under ``confinement`` (default: what
     :func:`judge.worker.probe.confinement` found for ``device``, probed once per process) and stored."""
-    path, stored = _stored(problem, device)
+    path, keys, stored = _stored(problem, device)
     if stored is not None:
         return Calibration(stored, path.is_file())
     times = _measure(problem, device, confinement or probe.confinement(device))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        keys = _keys(problem, device)
         tmp.write_text(json.dumps({keys[case_id]: t for case_id, t in times.items()}, indent=1, sort_keys=True))
         tmp.replace(path)
     except OSError:
