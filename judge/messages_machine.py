@@ -89,6 +89,8 @@ MACHINE: dict[str, str] = {
     "channel_page_cache_open": "how long a read takes still tells a cached page from one on disk: a timing channel no level closes",
     "channel_locks": "locks, leases and watches on a file two workers read",
     "channel_locks_filter": "the seccomp filter refuses flock, fcntl's lock, lease and notify commands, inotify and fanotify",
+    "channel_inodes": "inode numbers of pipes and memfd files (machine-wide counters)",
+    "channel_inodes_filter": "the seccomp filter refuses pipe, pipe2, memfd_create and memfd_secret (sockets too); a worker's own pipes come from the judge",
     "channel_process_ids": "process ids (one counter hands them out in turn)",
     "channel_process_ids_namespace": "every worker a warm process forks is pid 1 of a PID namespace of its own, with /proc covered: it names no process but itself and its threads",
     "channel_process_ids_bwrap": "every fresh worker has bubblewrap's own",

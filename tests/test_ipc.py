@@ -243,6 +243,28 @@ def test_a_reader_sees_nothing_of_the_process_id_counter_unless_mounts_are_off(c
 
 
 @root_only
+@pytest.mark.parametrize("cap", ["L2", "L1", "L0"])
+def test_a_reader_sees_nothing_of_the_inode_counter_unless_the_filter_is_off(cap, toy_root, tmp_path):
+    """One job slot: the writer leaves a value in the machine-wide counter that numbers pipes (red team rt29p),
+    the reader answers only when it reads that value back from a pipe of its own. The filter refuses pipes from L1
+    on; at L0, with no filter, the reader is accepted: the test can fail."""
+    if cap == "L2" and probe.confinement().bwrap is None:
+        pytest.skip(f"this machine gives {probe.confinement().describe()}")
+    writer, reader = "133-moves-the-inode-counter", "134-reads-the-inode-counter"
+    folder = tmp_path / "class"
+    _students(folder, writer, reader)
+    env = {**judge_env(toy_root), "JUDGE_MAX_LEVEL": cap}
+    graded = subprocess.run([sys.executable, "-m", "judge", "grade", SLUG, str(folder), "--out", str(tmp_path / "out"),
+                             "--jobs", "1", "--allow-weak-sandbox"], capture_output=True, text=True, env=env,
+                            timeout=900)
+    assert graded.returncode == 0, graded.stdout[-2000:] + graded.stderr[-2000:]
+    reports = {p.parent.name: json.loads(p.read_text()) for p in (tmp_path / "out" / "students").glob("*/results.json")}
+    assert all(r["judge"]["security_level"].startswith(cap) for r in reports.values())
+    assert {name: r["verdict"] for name, r in reports.items()} == {
+        writer: "accepted", reader: "accepted" if cap == "L0" else "wrong_answer"}
+
+
+@root_only
 @pytest.mark.slow
 def test_a_reader_judged_by_the_next_judge_gets_nothing_at_l1(toy_root, tmp_path):
     """Two ``judge submit`` runs at L1, which share the machine's IPC namespace but for the workers' own."""

@@ -83,8 +83,7 @@ class Confinement:
 
     @property
     def lockdown(self) -> Lockdown:
-        """Without a memory cgroup no page of a ``memfd`` would count: the filter refuses ``memfd_create``."""
-        return Lockdown(self.seccomp, secrets() if self.landlock else None, memfd=bool(self.cgroup))
+        return Lockdown(self.seccomp, secrets() if self.landlock else None)
 
     @property
     def disk_bounded(self) -> bool:

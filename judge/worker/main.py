@@ -140,13 +140,10 @@ class Lockdown:
     """None: no Landlock; else what its rules keep out"""
     readable: tuple[str, ...] | None = None
     """the read-only paths, when already computed (a zygote computes them once for all its workers)"""
-    memfd: bool = True
-    """False: the filter refuses ``memfd_create`` too (no memory cgroup would count its pages)"""
 
     def argv(self) -> list[str]:
         """The command-line flags of a fresh worker that say this."""
         flags = ["--seccomp"] if self.seccomp else []
-        flags += [] if self.memfd else ["--no-memfd"]
         if self.secrets is not None:
             flags.append("--landlock=" + json.dumps([self.secrets.kept, self.secrets.around]))
         return flags
@@ -158,7 +155,7 @@ class Lockdown:
             if flag.startswith("--landlock="):
                 kept, around = json.loads(flag.split("=", 1)[1])
                 secrets = landlock.Secrets(tuple(kept), tuple(around))
-        return cls("--seccomp" in flags, secrets, memfd="--no-memfd" not in flags)
+        return cls("--seccomp" in flags, secrets)
 
 
 def lock_down(lockdown: Lockdown, scratch: str, device: str = "cpu") -> None:
@@ -173,7 +170,7 @@ def lock_down(lockdown: Lockdown, scratch: str, device: str = "cpu") -> None:
     if lockdown.seccomp:
         from judge.worker import seccomp
 
-        seccomp.install(deny_memfd=not lockdown.memfd)
+        seccomp.install()
 
 
 def answer_checksums(request: dict[str, Any], out: BinaryIO) -> None:

@@ -289,6 +289,7 @@ def channels(device: str = "cpu") -> list[Layer]:
              ("channel_folders", folders), ("channel_scratch", [messages.say("channel_scratch_fresh")]),
              ("channel_descriptors", [messages.say("channel_descriptors_closed")]),
              ("channel_locks", [messages.say("channel_locks_filter")] if found.seccomp else []),
+             ("channel_inodes", [messages.say("channel_inodes_filter")] if found.seccomp else []),
              ("channel_page_cache", [*([messages.say("channel_page_cache_filter")] if found.seccomp else []),
                                      messages.say("channel_page_cache_open")]),
              ("channel_process_ids", pids)]

@@ -28,8 +28,12 @@ covered too. Everything is allowed except the calls in ``DENIED``, which fail wi
   ``flock``, the lock, lease and notify commands of ``fcntl`` (:data:`LOCK_COMMANDS`), and inotify and
   fanotify, which see another process read a file (a red team held a lock on a read-only library file that a
   concurrent process saw, 113 times in 25 s);
-* where no memory cgroup counts a worker's pages (``deny_memfd``): ``memfd_create`` and ``memfd_secret``, whose
-  files no resident set shows and a submission has no use for.
+* what draws an inode number from a counter every worker on the machine shares (``INODES``): ``pipe`` and
+  ``pipe2`` (every pipe, like every socket, takes the next number of one machine-wide counter, handed out in
+  blocks of 1024: a red team moved it in one worker and read it back exactly in the next one's, through
+  ``fstat`` of a new pipe, whatever their namespaces) and ``memfd_create`` and ``memfd_secret`` (the kernel's
+  internal tmpfs numbers its files the same way; their pages no resident set shows either). A worker's own
+  pipes come from the judge.
 
 Only the machine's native architecture is allowed: a call through another ABI (``int 0x80``) kills the calling
 thread (libseccomp's default for a foreign architecture).
@@ -124,10 +128,10 @@ def _check(result: int, what: str) -> None:
         raise OSError(-result, f"seccomp: {what} failed")
 
 
-MEMFD = ("memfd_create", "memfd_secret")
+INODES = ("pipe", "pipe2", "memfd_create", "memfd_secret")
 
 
-def install(deny_memfd: bool = False) -> None:
+def install() -> None:
     """Load the filter into this process and all its threads; raises ``OSError`` when it cannot be loaded."""
     lib = _library()
     ctx = lib.seccomp_init(ACT_ALLOW)
@@ -136,7 +140,7 @@ def install(deny_memfd: bool = False) -> None:
     try:
         _check(lib.seccomp_attr_set(ctx, ATTR_TSYNC, 1), "TSYNC")
         deny = ACT_ERRNO | errno.EPERM
-        for name in DENIED + IPC + PAGE_CACHE + WATCHES + (MEMFD if deny_memfd else ()):
+        for name in DENIED + IPC + PAGE_CACHE + WATCHES + INODES:
             number = lib.seccomp_syscall_resolve_name(name.encode())
             if number >= 0:  # a call this architecture does not have cannot be made
                 _check(lib.seccomp_rule_add_array(ctx, deny, number, 0, None), name)

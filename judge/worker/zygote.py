@@ -279,7 +279,7 @@ def main() -> None:
     lockdown = Lockdown.from_argv(sys.argv[2:])
     if lockdown.secrets is not None:  # the read-only paths are the same for every worker: found once, here
         secrets = lockdown.secrets.resolved()
-        lockdown = Lockdown(lockdown.seccomp, secrets, tuple(landlock.readable(secrets)), lockdown.memfd)
+        lockdown = Lockdown(lockdown.seccomp, secrets, tuple(landlock.readable(secrets)))
     if lockdown.seccomp:
         seccomp.warm_up()
     landlock.abi()

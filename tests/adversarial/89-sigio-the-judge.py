@@ -1,6 +1,6 @@
 # verdict: accepted
 # attack: signals its parent (the judge, or the zygote that forked it) and the processes next to it without kill(): it makes them the owner of a pipe with O_ASYNC, so the kernel sends them SIGIO (deadly by default) when the pipe gets data; also kill() and killpg() outright. Then it answers correctly
-# stopped by: Landlock's signal scope (no signal, SIGIO included, leaves the worker's own domain) and seccomp (kill, tgkill, pidfd_send_signal fail); bubblewrap's PID namespace hides all but the zygote
+# stopped by: seccomp (pipe, kill, tgkill, pidfd_send_signal fail) and Landlock's signal scope (no signal, SIGIO included, leaves the worker's own domain); a forked worker's PID namespace of its own names no other process (its parent is pid 0)
 # needs: L1
 # base: reference
 import fcntl
@@ -11,7 +11,10 @@ F_SETSIG = 10
 
 
 def _sigio(pid):
-    r, w = os.pipe()
+    try:
+        r, w = os.pipe()
+    except OSError:  # the filter refuses pipe from L1 on
+        return
     try:
         fcntl.fcntl(r, fcntl.F_SETOWN, pid)
         fcntl.fcntl(r, F_SETSIG, 0)

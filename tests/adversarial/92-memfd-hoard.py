@@ -1,8 +1,7 @@
-# verdict: memory_limit_exceeded
+# verdict: runtime_error
 # attack: keeps 8 MiB memfd files until it holds gigabytes: memory no resident set shows (it never maps them)
-# stopped by: the worker's memory cgroup, which charges memfd pages: the kernel kills it at the limit and the verdict reads the OOM kill (without a cgroup the seccomp filter refuses memfd_create)
-# needs: cgroup
-# levels: every
+# stopped by: the seccomp filter refuses memfd_create (its files are numbered by a counter every worker shares); at L0, with no filter, the worker's memory cgroup charges memfd pages and the kernel kills it at the limit (tests/test_limits.py)
+# needs: L1
 # base: reference
 import os
 
