@@ -297,12 +297,20 @@ def say(key: str, /, **fields: Any) -> str:
 def translations(lang: str) -> dict[str, str]:
     """The translated messages of ``lang`` (none for English, or a language the judge does not speak: a language
     named by a request is checked before anything is read or cached)."""
-    return {} if lang not in LANGUAGES or lang == "en" else _catalogue_file(lang)
+    return {} if lang not in LANGUAGES or lang == "en" else _catalogue_file(lang)[0]
+
+
+def argparse_words(lang: str) -> dict[str, str]:
+    """argparse's own words in ``lang`` (the file's ``[argparse]`` section), by argparse's English text, its msgid
+    (:mod:`judge.argwords`); none for English or a language the judge does not speak."""
+    return {} if lang not in LANGUAGES or lang == "en" else _catalogue_file(lang)[1]
 
 
 @functools.lru_cache(maxsize=None)
-def _catalogue_file(lang: str) -> dict[str, str]:
-    return tomllib.loads(Path(__file__).with_name(f"messages.{lang}.toml").read_text(encoding="utf-8"))
+def _catalogue_file(lang: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The messages of ``messages.<lang>.toml``, and its ``[argparse]`` section."""
+    read = tomllib.loads(Path(__file__).with_name(f"messages.{lang}.toml").read_text(encoding="utf-8"))
+    return {k: v for k, v in read.items() if isinstance(v, str)}, read.get("argparse", {})
 
 
 def text_in(lang: str, key: str) -> str:
