@@ -17,6 +17,7 @@ from typing import Any, Callable
 from judge import argwords, messages
 from judge.errors import BadInput
 from judge.settings import LANG
+from judge.system_words import os_reason
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -58,4 +59,4 @@ def write_output(text: str, output: Path | None) -> None:
     try:
         output.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise BadInput("output_unwritable", path=output, reason=exc.strerror) from None
+        raise BadInput("output_unwritable", path=output, reason=os_reason(exc)) from None

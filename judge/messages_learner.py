@@ -148,6 +148,21 @@ LEARNER: dict[str, str] = {
     "help_grade_points": "what the problem is worth, shared by its hidden cases (default: one per hidden case)",
     "help_grade_lang": "the language of the class overview and the gradebook's feedback, and of the students' reports judged by this run (default: {default})",
     "help_grade_exact": "instructor: hidden cases' CPU time and memory exact in every file written (each report.html too); students' results.json stay coarse. Not for students' eyes",
+    # other programs' words in a one-line error (judge.system_words): in English the system's strerror and the JSON
+    # reader's msg as they wrote them; these are their usual English, said in other languages by key
+    "os_enoent": "No such file or directory", "os_eacces": "Permission denied", "os_eisdir": "Is a directory",
+    "os_enotdir": "Not a directory", "os_enametoolong": "File name too long",
+    "os_eloop": "Too many levels of symbolic links", "os_erofs": "Read-only file system",
+    "os_enospc": "No space left on device", "os_eperm": "Operation not permitted",
+    "os_eaddrinuse": "Address already in use", "os_eaddrnotavail": "Cannot assign requested address",
+    "os_error": "system error {name}",
+    "json_expecting_value": "Expecting value",
+    "json_expecting_property": "Expecting property name enclosed in double quotes",
+    "json_expecting_colon": "Expecting ':' delimiter", "json_expecting_comma": "Expecting ',' delimiter",
+    "json_unterminated_string": "Unterminated string starting at",
+    "json_control_character": "Invalid control character at", "json_unicode_escape": "Invalid \\uXXXX escape",
+    "json_escape": "Invalid \\escape", "json_extra_data": "Extra data",
+    "json_trailing_comma": "Illegal trailing comma before end of object or array", "json_error": "invalid JSON",
     # tags (TAGS): each said as itself in English
     **{f"tag_{tag.replace('-', '_')}": tag for tag in TAGS},
 }

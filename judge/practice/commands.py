@@ -20,6 +20,7 @@ from judge.errors import EXIT_INTERNAL, EXIT_NOT_ACCEPTED, EXIT_OK, BadInput
 from judge.package.problem import find_problem
 from judge.report.escape import visible
 from judge.report.render import FORMATS, render, use_color
+from judge.system_words import os_reason
 
 
 def _solution_path(args: argparse.Namespace) -> Path:
@@ -103,7 +104,7 @@ def cmd_start(args: argparse.Namespace) -> int:
     try:
         path.write_bytes(problem.starter.read_bytes())
     except OSError as exc:
-        raise BadInput("start_unwritable", path=path, reason=exc.strerror) from None
+        raise BadInput("start_unwritable", path=path, reason=os_reason(exc)) from None
     print(messages.say_in(args.lang, "start_written", title=problem.title_in(args.lang), path=path))
     print(messages.say_in(args.lang, "start_next", slug=problem.slug, file="" if path == default else f" {path}"))
     return EXIT_OK
@@ -160,7 +161,7 @@ def _restore(code: str, slug: str, number: int, file: str | None, force: bool, l
     try:
         differs = path.exists() and not force and path.read_bytes() != code.encode("utf-8")
     except OSError as exc:
-        raise BadInput("start_unwritable", path=path, reason=exc.strerror) from None
+        raise BadInput("start_unwritable", path=path, reason=os_reason(exc)) from None
     if differs:
         raise BadInput("history_restore_exists", path=path, number=number, slug=slug)
     try:
@@ -168,7 +169,7 @@ def _restore(code: str, slug: str, number: int, file: str | None, force: bool, l
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise BadInput("history_restore_link", path=path) from None
-        raise BadInput("start_unwritable", path=path, reason=exc.strerror) from None
+        raise BadInput("start_unwritable", path=path, reason=os_reason(exc)) from None
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped for a FIFO or a device meanwhile
             raise BadInput("history_restore_special", path=path, number=number)

@@ -13,6 +13,7 @@ from judge import messages
 from judge.errors import BadInput
 from judge.serve.app import build_app
 from judge.serve.security import allowed_hosts, new_token
+from judge.system_words import os_reason
 
 LOOPBACK = "127.0.0.1"
 
@@ -25,7 +26,7 @@ def bind(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as exc:
         sock.close()
-        raise BadInput("serve_port_busy", host=host, port=port, reason=exc.strerror) from None
+        raise BadInput("serve_port_busy", host=host, port=port, reason=os_reason(exc)) from None
     sock.listen(64)
     sock.set_inheritable(True)
     return sock
