@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from judge import doctor, messages
+from judge import argwords, doctor, messages
 from judge.author import commands as author
 from judge.doctor import version_line
 from judge.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, JudgeError
@@ -20,6 +20,7 @@ from judge.platforms import commands as platforms
 from judge.practice import commands as practice
 from judge.report.escape import visible
 from judge.serve import commands as serve
+from judge.settings import LANG
 
 WINGS = (practice, serve, author, grading, platforms, doctor)
 """whose commands ``judge`` has, in the order ``judge --help`` lists them"""
@@ -27,21 +28,41 @@ WINGS = (practice, serve, author, grading, platforms, doctor)
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line and exit 2, like every other bad input
-        self.exit(EXIT_USAGE, f"judge: {message} (see 'judge {self.prog.split()[-1]} --help')\n"
-                  if " " in self.prog else f"judge: {message} (see 'judge --help')\n")
+        command = f"judge {self.prog.split()[-1]}" if " " in self.prog else "judge"
+        said = messages.say_in(argwords.language(), "usage_error", message=message, command=command)
+        self.exit(EXIT_USAGE, f"judge: {said}\n")
 
 
-def parser() -> argparse.ArgumentParser:
-    top = _Parser(prog="judge", description="Practise, grade and author PyTorch training-diagnostics problems.")
-    top.add_argument("--version", action="version", version=version_line())
+def parser(lang: str = "en") -> argparse.ArgumentParser:
+    """``judge``'s parser, its help said in ``lang`` (argparse's own words too, inside :func:`argwords.speaking`)."""
+    top = _Parser(prog="judge", description=messages.say_in(lang, "help_judge"))
+    top.add_argument("--version", action="version", version=version_line(), help=messages.say_in(lang, "help_version"))
     sub = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for wing in WINGS:
-        wing.add_commands(sub)
+        wing.add_commands(sub, lang)
     return top
 
 
+def language_of(argv: list[str]) -> str:
+    """The language a command line is read in, found before it is parsed (its help and usage errors are said in
+    it): ``--lang X`` or ``--lang=X`` where given (the last one, as argparse takes it; not after ``--``), else
+    ``JUDGE_LANG``; a language the judge does not speak is English, never an error here (argparse refuses a bad
+    ``--lang`` itself, in the language this finds)."""
+    found = LANG.lenient()
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        given = word.removeprefix("--lang=") if word.startswith("--lang=") else \
+            argv[i + 1] if word == "--lang" and i + 1 < len(argv) else None
+        if given is not None:
+            found = given if given in messages.LANGUAGES else "en"
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    with argwords.speaking(language_of(argv)):
+        args = parser(argwords.language()).parse_args(argv)
     lang = getattr(args, "lang", "en")  # the learner's commands take --lang: their one-line errors are said in it
     try:
         return args.handler(args)

@@ -14,11 +14,12 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from judge import messages
+from judge import argwords, messages
 from judge.errors import BadInput
+from judge.settings import LANG
+from judge.system_words import os_reason
 
 Handler = Callable[[argparse.Namespace], int]
-NO_COLOR_HELP = "no colours (also: set NO_COLOR)"
 
 
 def add_command(sub: Any, name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
@@ -26,6 +27,14 @@ def add_command(sub: Any, name: str, handler: Handler, help_text: str) -> argpar
     parser = sub.add_parser(name, help=help_text, description=help_text)
     parser.set_defaults(handler=handler)
     return parser
+
+
+def add_lang(parser: argparse.ArgumentParser, lang: str, help_key: str = "help_lang") -> None:
+    """The option ``--lang`` of a command a learner reads: the languages the judge speaks, by default the one of
+    ``JUDGE_LANG`` (:data:`judge.settings.LANG`), its help (message ``help_key``) said in ``lang``."""
+    default = LANG.lenient()
+    parser.add_argument("--lang", choices=tuple(messages.LANGUAGES), default=default,
+                        help=messages.say_in(lang, help_key, default=default))
 
 
 def positive(key: str) -> Callable[[str], int]:
@@ -37,7 +46,7 @@ def positive(key: str) -> Callable[[str], int]:
         except ValueError:
             value = 0
         if value < 1:
-            raise argparse.ArgumentTypeError(messages.say(key, value=text))
+            raise argparse.ArgumentTypeError(messages.say_in(argwords.language(), key, value=text))
         return value
     return parse
 
@@ -50,4 +59,4 @@ def write_output(text: str, output: Path | None) -> None:
     try:
         output.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise BadInput("output_unwritable", path=output, reason=exc.strerror) from None
+        raise BadInput("output_unwritable", path=output, reason=os_reason(exc)) from None

@@ -140,7 +140,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_commands(sub: Any) -> None:
+def add_commands(sub: Any, lang: str = "en") -> None:
     """Add ``doctor`` to ``judge``'s subcommands (``sub``, from ``add_subparsers``)."""
     add_command(sub, "doctor", cmd_doctor,
                 "show the version, devices, problem folders, data folders, settings and security level in use")

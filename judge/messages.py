@@ -202,6 +202,7 @@ CATALOGUE: dict[str, str] = {
     "check_source_missing": "cannot find the source of class {name}: define it in a notebook cell or a .py file, or pass its source as a string",
     "check_not_a_class": "check() needs your Solution class or its source code as a string, not {kind}",
     "object_of_type": "an object of type {name}",
+    "unsupported_tensor": "a tensor of shape {shape}", "unsupported_deep": "a value nested too deeply",
     "magic_usage": "usage: %%judge <problem> [--submit] [--lang zh] at the top of a cell that defines class Solution",
     "check_bad_lang": "lang must be one of {known}, not '{given}'",
     # the practice site (judge serve)
@@ -297,12 +298,20 @@ def say(key: str, /, **fields: Any) -> str:
 def translations(lang: str) -> dict[str, str]:
     """The translated messages of ``lang`` (none for English, or a language the judge does not speak: a language
     named by a request is checked before anything is read or cached)."""
-    return {} if lang not in LANGUAGES or lang == "en" else _catalogue_file(lang)
+    return {} if lang not in LANGUAGES or lang == "en" else _catalogue_file(lang)[0]
+
+
+def argparse_words(lang: str) -> dict[str, str]:
+    """argparse's own words in ``lang`` (the file's ``[argparse]`` section), by argparse's English text, its msgid
+    (:mod:`judge.argwords`); none for English or a language the judge does not speak."""
+    return {} if lang not in LANGUAGES or lang == "en" else _catalogue_file(lang)[1]
 
 
 @functools.lru_cache(maxsize=None)
-def _catalogue_file(lang: str) -> dict[str, str]:
-    return tomllib.loads(Path(__file__).with_name(f"messages.{lang}.toml").read_text(encoding="utf-8"))
+def _catalogue_file(lang: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The messages of ``messages.<lang>.toml``, and its ``[argparse]`` section."""
+    read = tomllib.loads(Path(__file__).with_name(f"messages.{lang}.toml").read_text(encoding="utf-8"))
+    return {k: v for k, v in read.items() if isinstance(v, str)}, read.get("argparse", {})
 
 
 def text_in(lang: str, key: str) -> str:
@@ -311,7 +320,7 @@ def text_in(lang: str, key: str) -> str:
 
 
 def say_in(lang: str, key: str, /, **fields: Any) -> str:
-    return text_in(lang, key).format(**{name: value.said_in(lang) if isinstance(value, Said) else value
+    return text_in(lang, key).format(**{name: value.said_in(lang) if isinstance(value, (Said, SaidText)) else value
                                          for name, value in fields.items()})
 
 
@@ -330,6 +339,35 @@ class Said:
 
     def __str__(self) -> str:
         return self.said_in("en")
+
+
+class SaidText(str):
+    """A message said in English, as text (what code that keeps it tests with ``startswith`` sees), that can be said
+    again in another language: why a layer of the workers' confinement is off, found once per process and shown in
+    each report's language (``judge run --verbose``)."""
+
+    key: str
+    fields: dict[str, Any]
+
+    def __new__(cls, key: str, /, **fields: Any) -> SaidText:
+        said = super().__new__(cls, say(key, **fields))
+        said.key, said.fields = key, fields
+        return said
+
+    def said_in(self, lang: str) -> str:
+        return say_in(lang, self.key, **self.fields)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled as its key and fields, not as the English it reads
+        return _said_text, (self.key, self.fields)
+
+
+def _said_text(key: str, fields: dict[str, Any]) -> SaidText:
+    return SaidText(key, **fields)
+
+
+def said_in(lang: str, text: str) -> str:
+    """``text`` in ``lang``: a :class:`SaidText` said again in it, any other text as it is (another program's)."""
+    return text.said_in(lang) if isinstance(text, SaidText) else text
 
 
 def tag_in(lang: str, tag: str) -> str:

@@ -6,6 +6,9 @@ MACHINE: dict[str, str] = {
     # security level, printed in every report
     "security_level": "{level} ({layers}; {who}; {limits}{missing})",
     "limits_short": "memory counted by {memory}, at most {tasks} threads, {disk} MiB written",
+    "memory_resident_set": "resident set",
+    "layer_name_limits": "limits", "layer_name_private_mounts": "private mounts",
+    "layer_name_no_capabilities": "no capabilities", "layer_name_ipc_namespace": "IPC namespace",
     "layer_off": "no {layer}: {reason}",
     "no_bwrap": "bwrap is not installed",
     "level_capped": "JUDGE_MAX_LEVEL is {cap}",

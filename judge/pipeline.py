@@ -131,7 +131,7 @@ class Judge:
                 wall_s: float) -> dict[str, Any]:
         plan = self.plan
         environment = {"torch": torch_version(), "device": plan.device,
-                       "expected_device": sorted(set(plan.expected_devices)), "security_level": self.workers.level}
+                       "expected_device": sorted(set(plan.expected_devices)), "security_level": self.workers.level(self.lang)}
         if session.failed_start:
             environment["startup_error"] = session.failed_start[1]
         return build_report(
@@ -177,7 +177,7 @@ def failure_report(problem: Problem | None, submitted: Submitted, mode: str, dev
     return build_report(
         mode=mode, problem=problem or _Unknown(), submission={"path": submitted.source, "sha256": ""},
         results=[], expected=[], environment={"torch": torch_version(), "device": device, "expected_device": [],
-                                               "security_level": probe.level(device)},
+                                               "security_level": probe.level(device, lang)},
         wall_s=0.0, judge_error=reason, lang=lang,
     )
 

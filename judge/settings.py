@@ -51,6 +51,12 @@ class Setting:
             raise BadInput("bad_setting", name=self.name, value=value, choices=", ".join(self.choices))
         return value
 
+    def lenient(self) -> str:
+        """Its value where it is one of :attr:`choices`, else the first: a setting whose bad value must never stop
+        a command (``JUDGE_LANG``: the language a refusal would be said in)."""
+        value = self.raw()
+        return value if value in self.choices else self.choices[0]
+
     def off(self) -> bool:
         """Whether it is set to ``off`` (the switches that turn a confinement layer off)."""
         return self.raw() == "off"
@@ -84,6 +90,9 @@ IPC_NAMESPACES = Setting("JUDGE_IPC_NAMESPACES",
                          "off: workers forked by one warm process share its IPC namespace, and below L2 every worker "
                          "shares the machine's (to test that the seccomp filter alone closes System V IPC)")
 
+LANG = Setting("JUDGE_LANG", "en", "the language of the learner's commands where --lang is not given, and of "
+               "'judge --help' and usage errors: en or zh (any other value: English)", ("en", "zh"))
+
 SETTINGS: tuple[Setting, ...] = (HOME, CACHE, PROBLEMS, SOLUTIONS, CALIBRATION, MAX_LEVEL, CGROUPS, PRIVATE_MOUNTS,
-                                 IPC_NAMESPACES)
+                                 IPC_NAMESPACES, LANG)
 """every one, in the order ``judge doctor`` and the docs list them"""

@@ -42,6 +42,7 @@ def judge_home(tmp_path_factory) -> Iterator[Path]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("JUDGE_HOME", str(home))
         patch.setenv("JUDGE_CACHE", str(tmp_path_factory.mktemp("judge-cache")))
+        patch.delenv("JUDGE_LANG", raising=False)  # the suite's English is English whatever the developer reads
         yield home
 
 

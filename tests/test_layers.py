@@ -12,7 +12,7 @@ from tests.support.cli import REPO
 LAYERS: list[set[str]] = [
     {"judge.compat", "judge.errors", "judge.messages", "judge.messages_author", "judge.messages_learner",
      "judge.messages_machine", "judge.messages_cases", "judge.machine", "judge.places",
-     "judge.settings"},
+     "judge.settings", "judge.system_words", "judge.argwords"},
     {"judge.package"},
     {"judge.worker"},
     {"judge.judging"},

@@ -15,9 +15,14 @@ has a zh entry."""
 
 from __future__ import annotations
 
+import argparse
 import ast
+import errno
 import html
 import json
+import json.decoder
+import os
+import pickle
 import re
 import shutil
 import subprocess
@@ -26,12 +31,15 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+import torch
+import uvicorn
 
-from judge import messages
+from judge import cli, doctor, messages, settings
 from judge.grading.discover import discover
 from judge.grading.render import write_outputs
 from judge.grading.store import Store
 from judge.grading.summary import summarise
+from judge.judging.compare import compare, type_in
 from judge.judging.session import IMPORTING, UNJUDGEABLE
 from judge.judging.verdict import ENDINGS, HIDDEN_LIMIT_NOTES, Verdict
 from judge.messages_learner import ITEMS, TAGS
@@ -39,9 +47,13 @@ from judge.package.describe import describe_objects
 from judge.package.problem import available, find_problem
 from judge.package.statement import render_markdown
 from judge.report.render import render
+from judge.serve import launch
 from judge.serve.app import SITE_LABELS
 from judge.serve.pages import TEMPLATES, page_words
 from judge.serve.security import TOKEN_HEADER
+from judge.system_words import OS_ERRORS, json_reason, os_reason
+from judge.worker.confinement import Confinement
+from judge.worker.main import encode
 from judge.worker.protocol import REPLACED
 from judge.worker.runner import Ending
 from tests.support.cli import REFERENCE_SOURCE, REPO, SLUG, judge_env, run_judge
@@ -69,11 +81,10 @@ LEARNER_CODE = ("judge/cli.py", "judge/command.py", "judge/pipeline.py", "judge/
                 "judge/package/", "judge/practice/", "judge/report/build.py", "judge/grading/render.py",
                 "judge/grading/discover.py", "judge/worker/forkserver.py", "judge/serve/app.py",
                 "judge/serve/pages.py", "judge/serve/class_view.py", "judge/serve/judging.py",
-                "judge/serve/security.py", "judge/serve/store.py")
-"""the modules whose messages a learner (or a student, in a class view) can meet in the language they chose:
-``judge serve``'s own terminal lines (judge/serve/launch.py, commands.py) have no language to be said in"""
-NO_LANGUAGE = {"help_history", "help_show_code", "help_watch"}
-"""argparse's help texts, English like every option's help"""
+                "judge/serve/security.py", "judge/serve/store.py", "judge/serve/launch.py", "judge/serve/commands.py",
+                "judge/system_words.py", "judge/argwords.py")
+"""the modules whose messages a learner (or a student, in a class view) can meet in the language they chose,
+``judge serve``'s terminal lines (``judge serve --lang``) among them"""
 
 
 # -- the catalogue ---------------------------------------------------------------------------------------------
@@ -82,12 +93,12 @@ def zh_path_keys() -> set[str]:
     result pane, the class view, verdicts, modes, tags, list columns, the judge's notes on limits, input
     descriptions, a diff's field words, and every message of the modules a learner's commands run."""
     keys = {k for site in template_sites() if site.where.endswith(REPORT_TEMPLATES) for k in site.keys()}
-    keys |= {k for site in code_sites() if site.where.startswith(LEARNER_CODE) for k in site.keys()} - NO_LANGUAGE
+    keys |= {k for site in code_sites() if site.where.startswith(LEARNER_CODE) for k in site.keys()}
     keys |= {"list_summary", "history_cpu_bound", "serve_stopped", "serve_already_judging", "internal"}
     keys |= set(SITE_LABELS) | {f"verdict_{v.value}" for v in Verdict} | {"verdict_not_run", "mode_run", "mode_submit"}
     keys |= {k for k in messages.CATALOGUE if k.startswith(
         ("tag_", "list_column_", "step_", "describe_", "field_", "item_", "type_", "class_", "expect_", "range_",
-         "word_"))}
+         "word_", "help_", "usage_", "os_", "json_", "unsupported_", "layer_name_"))}
     keys |= {k for rule in ENDINGS.values() for k in (rule.message, rule.at_import)} | set(HIDDEN_LIMIT_NOTES.values())
     return keys
 
@@ -313,12 +324,8 @@ def test_the_sites_refusals_and_error_page_are_said_in_the_pages_language(site):
     sent = {"code": REFERENCE_SOURCE, "case": "{not json", "lang": "zh"}
     status, body = site.request("POST", f"/api/problems/{SLUG}/custom?lang=zh", sent)
     error = json.loads(body)["error"]
-    try:
-        json.loads(sent["case"])
-    except ValueError as exc:
-        reason = exc.msg  # the JSON reader's own words, as a file system's are
     assert status == 400 and error.startswith("自定义输入 不是有效的 JSON")
-    assert english_left(error, [reason]) == [], error
+    assert ZH["json_expecting_property"] in error and english_left(error, []) == [], error  # the JSON reader's too
     status, body = site.request("GET", "/?lang=zh", headers={TOKEN_HEADER: None, "cookie": None})
     refused = json.loads(body)["error"]
     assert status == 403 and english_left(refused, []) == [] and "密钥" in refused, refused
@@ -378,16 +385,17 @@ def test_the_one_line_errors_of_the_learners_commands_are_said_in_zh(tmp_path):
         "case_invalid": ["run", SLUG, solution.name, "--case", "no-calls.json"],
         "expect_seed": ["run", SLUG, solution.name, "--case", "bad-seed.json"],
         "start_exists": ["start", SLUG, solution.name], "start_not_python": ["start", SLUG, "mine.txt"],
+        "start_unwritable": ["start", SLUG, "no-such-folder/mine.py"],
+        "case_unreadable": ["run", SLUG, solution.name, "--case", "missing.json"],
         "history_no_attempt": ["history", SLUG, "--show", "999"], "history_which_problem": ["history", "--show", "1"],
     }
-    reason = "Expecting property name enclosed in double quotes"  # json's own words for broken.json
     for key, args in tries.items():
         done = run_judge([*args, "--lang", "zh"], cwd=tmp_path)
         line = done.stderr
         assert done.returncode == 2 and line.startswith("judge: ") and line.count("\n") == 1, (key, line)
         assert max(re.split(r"\{[^}]*\}", ZH[key]), key=len).strip() in line, (key, line)
         fields = re.findall(r"字段 (\S+)：", line)  # where in the case file: its own names (calls, objects.x.seed)
-        assert english_left(line, [str(tmp_path), *available(), *args, reason, *fields]) == [], (key, line)
+        assert english_left(line, [str(tmp_path), *available(), *args, *fields]) == [], (key, line)
 
 
 def test_check_in_a_notebook_judges_and_refuses_in_the_language_asked(tmp_path):
@@ -458,3 +466,252 @@ def test_a_class_overview_in_english_is_as_it_was_and_each_language_names_its_re
     summary = summarise(SLUG, "Training Diagnostics", None, [golden])
     index = page_text(write_outputs(tmp_path / "out", summary, [golden]).read_text(encoding="utf-8"))
     assert "1 students · 0 accepted (0%)" in index and "Pass rate per case" in index and "wrong_answer" in index
+
+
+# -- argparse's words, the commands' help, JUDGE_LANG ------------------------------------------------------------
+DEVELOPER_ONLY = {
+    ".__call__() not defined", "conflicting subparser: %s", "conflicting subparser alias: %s",
+    'argument "-" with mode %r', "cannot merge actions - two groups are named %r",
+    "'required' is an invalid argument for positionals", "dest= is required for options like %r",
+    "invalid option string %(option)r: must start with a character %(prefix_chars)r",
+    "invalid conflict_resolution value: %r", "conflicting option string: %s", "conflicting option strings: %s",
+    "mutually exclusive arguments must be optional", "cannot have multiple subparser arguments", "%r is not callable"}
+"""argparse's msgids that only a parser built wrongly says (a bug of the judge's, caught by every test that builds
+it), never a learner's command line"""
+
+
+def _argparse_msgids() -> set[str]:
+    """Every msgid argparse (this Python's) passes to ``_`` or ``ngettext``."""
+    tree = ast.parse(Path(argparse.__file__).read_text(encoding="utf-8"))
+    return {arg.value for call in ast.walk(tree) if isinstance(call, ast.Call) and getattr(call.func, "id", "") in
+            ("_", "ngettext") for arg in call.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str)}
+
+
+def test_every_argparse_msgid_a_command_line_can_meet_has_a_zh_entry():
+    """A Python whose argparse says something new fails here until messages.zh.toml's [argparse] says it too."""
+    said = messages.argparse_words("zh")
+    msgids = _argparse_msgids()
+    assert {"usage: ", "invalid choice: %(value)r (choose from %(choices)s)"} <= msgids and DEVELOPER_ONLY & msgids
+    assert sorted(msgids - DEVELOPER_ONLY - set(said)) == []
+    assert {k: v for k, v in said.items() if untranslated(k, v)} == {}
+
+
+QUOTED = re.compile(r"'[^']*'")
+"""a value or a piece of code, quoted in a usage error or a help text ('xml', '<slug>.py')"""
+
+
+def _usage_error(capsys, argv: list[str]) -> str:
+    with pytest.raises(SystemExit) as ended:
+        cli.main(argv)
+    err = capsys.readouterr().err
+    assert ended.value.code == 2 and err.startswith("judge: ") and err.count("\n") == 1, err
+    return err
+
+
+USAGE_ERRORS = {
+    "unrecognized arguments": ["run", SLUG, "mine.py", "nonexistent-arg-mistake"],
+    "the following arguments are required": ["run"],
+    "invalid choice": ["run", SLUG, "--format", "xml"],
+    "unrecognized option": ["run", SLUG, "--bogus"],
+    "invalid int value": ["history", SLUG, "--show", "x"],
+    "expected one argument": ["run", SLUG, "--format"],
+    "not allowed with argument": ["history", SLUG, "--show", "1", "--restore", "2"],
+    "ignored explicit argument": ["list", "--no-color=yes"],
+    "ambiguous option": ["grade", SLUG, "class", "--out", "out", "--shar", "2"],
+    "a count of its own": ["grade", SLUG, "class", "--out", "out", "--jobs", "0"],
+}
+
+
+@pytest.mark.parametrize("argv", USAGE_ERRORS.values(), ids=USAGE_ERRORS)
+def test_every_kind_of_usage_error_is_said_in_zh(capsys, argv):
+    """argparse's own words and the judge's wrapper, in the language of ``--lang`` (put last, as a learner adds it);
+    left: the command line's own words (its options, values and choices) and ``int``, the type's name."""
+    err = _usage_error(capsys, [*argv, "--lang", "zh"])
+    code = [*argv, *_code_of({a.dest: a for a in cli.parser()._actions}["command"].choices[argv[0]]), "int"]
+    assert re.search(r"[\u4e00-\u9fff]", err) and "（见 'judge" in err, err
+    assert english_left(err, [*code, *QUOTED.findall(err)]) == [], err
+    english = _usage_error(capsys, argv)
+    assert "see 'judge" in english and english_left(english, code)  # the same check sees the English
+
+
+def test_judge_lang_says_usage_errors_in_its_language_and_argv_wins(capsys, monkeypatch):
+    monkeypatch.setenv("JUDGE_LANG", "zh")
+    assert "缺少以下必需的参数" in _usage_error(capsys, ["run"])
+    assert "the following arguments are required" in _usage_error(capsys, ["run", "--lang", "en"])
+    assert "argument --lang: invalid choice: 'fr'" in _usage_error(capsys, ["run", "--lang=fr"])  # in English
+    for unknown in ("fr", "../zh", "ZH"):  # a language the judge does not speak: English, never a crash
+        monkeypatch.setenv("JUDGE_LANG", unknown)
+        assert cli.language_of(["run"]) == "en" and settings.LANG.lenient() == "en"
+        assert "the following arguments are required" in _usage_error(capsys, ["run"])
+    assert cli.language_of(["run", "--lang=zh"]) == "zh" and cli.language_of(["run", "--", "--lang", "zh"]) == "en"
+
+
+def test_the_language_setting_offers_the_languages_the_judge_speaks_and_doctor_lists_it(monkeypatch):
+    assert settings.LANG.choices == tuple(messages.LANGUAGES) and settings.LANG.choices[0] == "en"
+    monkeypatch.delenv("JUDGE_LANG", raising=False)
+    assert "  JUDGE_LANG  (not set: en)" in doctor.settings()
+    monkeypatch.setenv("JUDGE_LANG", "zh")
+    assert "  JUDGE_LANG = zh  (set)" in doctor.settings()
+    assert cli.parser("zh").parse_args(["run", SLUG]).lang == "zh"  # the learner's commands' --lang default
+
+
+LEARNER_COMMANDS = ("list", "show", "start", "run", "submit", "watch", "history", "serve", "grade", "merge")
+"""the commands whose help is said in the learner's language; the author's (statement, new, gen, verify, mutate),
+the platforms' (export, autograde) and doctor stay English (docs/practising.md)"""
+
+
+def _code_of(parser: argparse.ArgumentParser) -> list[str]:
+    """What a command's help shows that is code: its options, metavars, destinations and choices."""
+    return [word for action in parser._actions for word in (
+        *action.option_strings, *([action.metavar] if isinstance(action.metavar, str) else []), action.dest,
+        action.dest.upper(),
+        *(str(c) for c in action.choices or ()), "{" + ",".join(map(str, action.choices or ())) + "}")]
+
+
+@pytest.mark.parametrize("command", LEARNER_COMMANDS)
+def test_the_help_of_each_learner_command_is_said_in_zh(capsys, command):
+    commands = {a.dest: a for a in cli.parser("zh")._actions}["command"].choices
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help", "--lang", "zh"])
+    shown = capsys.readouterr().out
+    assert shown.startswith("用法：judge " + command) and "选项" in shown and "显示此帮助信息并退出" in shown
+    assert english_left(shown, [*_code_of(commands[command]), command, "judge", *QUOTED.findall(shown)]) == [], shown
+
+
+def test_judge_help_in_zh_leaves_only_the_authors_and_platforms_commands_in_english(capsys, monkeypatch):
+    monkeypatch.setenv("JUDGE_LANG", "zh")
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    shown = capsys.readouterr().out
+    top = cli.parser("en")
+    commands = {a.dest: a for a in top._actions}["command"]
+    english = [a.help for a in commands._choices_actions if a.dest not in LEARNER_COMMANDS]
+    assert len(english) == 8 and "练习、评分和编写" in shown
+    assert english_left(shown, [*english, *_code_of(top), *commands.choices]) == [], shown
+
+
+# -- judge serve's lines -----------------------------------------------------------------------------------------
+def test_judge_serve_says_its_lines_in_its_language_and_starts_the_site_in_it(capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: None)  # its lines, not the site
+    (tmp_path / "index.html").write_text("")
+    (tmp_path / "summary.json").write_text("{}")
+    launch.serve("0.0.0.0", 0, graded=tmp_path, lang="zh")
+    said = capsys.readouterr()
+    shown = said.out + said.err
+    url = re.search(r"http://\S+", said.out)[0]
+    assert "练习网站" in shown and "警告" in shown and "教师视图" in shown and url.endswith("&lang=zh"), shown
+    assert english_left(shown, [url, str(tmp_path.resolve()), "0.0.0.0", *re.findall(r"http://\S+", shown)]) == []
+    launch.serve("127.0.0.1", 0)
+    assert "&lang" not in capsys.readouterr().out  # English: the link as it was
+
+
+# -- other programs' words: the system's, the JSON reader's --------------------------------------------------------
+@pytest.mark.parametrize("code", [*OS_ERRORS, errno.EBUSY], ids=[*(errno.errorcode[c] for c in OS_ERRORS), "other"])
+def test_a_system_error_is_the_systems_words_in_english_and_the_catalogues_in_zh(code):
+    reason = os_reason(OSError(code, os.strerror(code)))
+    assert reason.said_in("en") == os.strerror(code) and f"{reason}" == os.strerror(code)
+    zh = reason.said_in("zh")
+    assert re.search(r"[\u4e00-\u9fff]", zh) and english_left(zh, [errno.errorcode[code]]) == [], zh
+    line = messages.say_in("zh", "file_unreadable", path="x.py", reason=reason)
+    assert zh in line and english_left(line, ["x.py", errno.errorcode[code]]) == []
+
+
+BAD_JSON = {"json_expecting_value": "", "json_expecting_property": "{1: 2}", "json_expecting_colon": '{"a" 1}',
+            "json_expecting_comma": "[1 2]", "json_unterminated_string": '"abc', "json_control_character": '"\x01"',
+            "json_unicode_escape": '"\\u12"', "json_escape": '"\\q"', "json_extra_data": "[1] x"}
+
+
+def _decoder_messages() -> set[str]:
+    """Every message json.decoder raises, read from its source: a JSONDecodeError's first argument, or the ``msg`` it
+    builds first (up to the character the pure-Python reader appends)."""
+    found = set()
+    for node in ast.walk(ast.parse(Path(json.decoder.__file__).read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "JSONDecodeError" and isinstance(
+                node.args[0], ast.Constant):
+            found.add(node.args[0].value)
+        if isinstance(node, ast.Assign) and [getattr(t, "id", "") for t in node.targets] == ["msg"]:
+            built = node.value.func.value if isinstance(node.value, ast.Call) else node.value
+            if isinstance(built, ast.Constant):
+                found.add(built.value.split("{")[0])
+    return found
+
+
+def test_every_message_of_the_json_reader_is_said_in_zh():
+    """Each text the reader refuses is told by its own message; every message json.decoder can raise (read from its
+    source, each of the C scanner's too) has one."""
+    for key, text in BAD_JSON.items():
+        with pytest.raises(json.JSONDecodeError) as refused:
+            json.loads(text)
+        reason = json_reason(refused.value.msg)
+        assert reason.key == key and reason.said_in("en") == refused.value.msg, (key, refused.value.msg)
+        assert english_left(reason.said_in("zh"), []) == [], key
+    msgs = _decoder_messages()
+    assert len(msgs) >= 8 and {m: json_reason(m).key for m in msgs if json_reason(m).key == "json_error"} == {}
+    assert english_left(json_reason("something new").said_in("zh"), []) == []
+
+
+# -- a value the worker cannot send -------------------------------------------------------------------------------
+UNRETURNABLE = REFERENCE_SOURCE + (
+    "\n\nclass Solution(Solution):\n    def compute_activation_stats(self, model, x):\n        return x\n"
+    "    def compute_gradient_stats(self, model, x, y):\n        return [object()] * 3\n")
+
+
+def test_a_value_the_worker_cannot_send_is_described_in_the_reports_language(tmp_path):
+    solution = tmp_path / "mine.py"
+    solution.write_text(UNRETURNABLE)
+    for lang in ("zh", "en"):
+        judged = run_judge(["run", SLUG, str(solution), "--lang", lang, "--format", "json"])
+        report = json.loads(judged.stdout)
+        text = render(report, "text")
+        if lang == "en":
+            assert "got a tensor of shape [16, 8]" in text and "an object of type object" in text
+            continue
+        assert "形状为 [16, 8] 的张量" in text and "object 类型的对象" in text, text
+        titles = {case.id: case.titles["zh"] for case in find_problem(SLUG).samples}
+        assert _report_left(report, text, UNRETURNABLE, titles) == [], text
+
+
+def test_a_forged_unsupported_marker_is_shown_as_data_never_as_a_template():
+    """The marker is the submission's to forge: a known key with fields of the wrong kind is shown as its text, and
+    a type name full of markup is a field, escaped where it is shown."""
+    assert encode(torch.zeros(2, 3), None) == {"$unsupported": {"key": "unsupported_tensor", "shape": [2, 3]}}
+    forged = [{"key": "unsupported_tensor", "shape": "{0.__class__}"}, {"key": "security_level"},
+              {"key": "object_of_type", "name": "x" * 61}, {"key": "unsupported_deep", "extra": 1}, "{name}"]
+    for marker in forged:
+        assert compare({"$unsupported": marker}, 0.5).format_error.got == str(marker)
+    said = compare({"$unsupported": {"key": "object_of_type", "name": "<b>{x}</b>"}}, 0.5).format_error.got
+    assert type_in("zh", said) == "<b>{x}</b> 类型的对象" and type_in("en", said) == "an object of type <b>{x}</b>"
+
+
+# -- the security level in full ------------------------------------------------------------------------------------
+NAMES = ("bubblewrap", "cgroup", "uid", "seccomp", "Landlock", "ABI")
+"""the kernel's and the tools' names, which a security level says as they are in every language"""
+
+
+def test_the_security_level_in_full_is_said_in_the_reports_language():
+    """``--verbose``'s description, with the reasons a level gives for each layer that is off; a probe's own failure
+    text (another program's) stays as it is."""
+    off = (messages.SaidText("layer_off", layer="bubblewrap", reason=messages.SaidText("no_bwrap")),
+           messages.SaidText("layer_off", layer=messages.SaidText("layer_name_private_mounts"),
+                             reason=messages.SaidText("layer_uid_not_root")),
+           messages.SaidText("layer_off", layer="Landlock", reason=messages.SaidText("no_landlock")),
+           messages.SaidText("layer_off", layer="cgroup", reason=messages.SaidText("layer_env_off", env="JUDGE_CGROUPS")))
+    for confinement in (Confinement("L0", None, missing=off), Confinement("L2", 65534, "/usr/bin/bwrap", (), True, 7,
+                                                                         2, True, "user")):
+        zh = confinement.describe("zh")
+        assert zh.startswith(confinement.level + "（") and english_left(zh, ["JUDGE_CGROUPS=off"], NAMES) == [], zh
+        english = confinement.describe()
+        assert english == confinement.describe("en") and english_left(english, [])
+    assert off[0] == "no bubblewrap: bwrap is not installed" and off[0].startswith("no bubblewrap")  # text, as before
+    assert pickle.loads(pickle.dumps(off[1])).said_in("zh") == off[1].said_in("zh")
+
+
+def test_judge_run_verbose_in_zh_says_the_security_level_in_chinese(tmp_path):
+    solution = tmp_path / f"{SLUG}.py"
+    solution.write_text(REFERENCE_SOURCE)
+    shown = run_judge(["run", SLUG, str(solution), "--lang", "zh", "--verbose", "--no-color"]).stdout
+    line = shown.strip().splitlines()[-1]
+    assert "安全级别" in line and "资源限制" in line, line
+    failures = re.findall(r"：([^；）]*(?:Error|exit status)[^；）]*)", line)  # a probe's own failure text, if any
+    assert english_left(line, [*failures, "JUDGE_CGROUPS=off", "JUDGE_PRIVATE_MOUNTS=off",
+                               "JUDGE_IPC_NAMESPACES=off"], NAMES) == [], line

@@ -87,8 +87,9 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     return EXIT_NOT_ACCEPTED if run.below_floor else EXIT_OK
 
 
-def add_commands(sub: Any) -> None:
-    """Add the author tools to ``judge``'s subcommands (``sub``, from ``add_subparsers``)."""
+def add_commands(sub: Any, lang: str = "en") -> None:
+    """Add the author tools to ``judge``'s subcommands (``sub``, from ``add_subparsers``); their help is English in
+    every ``lang`` (docs/practising.md)."""
     statement = add_command(sub, "statement", cmd_statement, "render a problem statement")
     statement.add_argument("slug")
     statement.add_argument("--format", choices=("markdown", "html", "text"), default="markdown")

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from judge import messages
-from judge.command import add_command, positive
+from judge.command import add_command, add_lang, positive
 from judge.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, BadInput
 from judge.machine import usable_cores
 from judge.package.problem import find_problem
@@ -76,39 +76,27 @@ def cmd_merge(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_commands(sub: Any) -> None:
-    """Add ``grade`` and ``merge`` to ``judge``'s subcommands (``sub``, from ``add_subparsers``)."""
-    grade = add_command(sub, "grade", cmd_grade,
-                        "instructor: judge a folder of submissions in parallel, with per-student and class reports")
-    grade.add_argument("slug", help="the problem, e.g. training-diagnostics")
-    grade.add_argument("submissions", type=Path,
-                       help="a folder of .py files, or of one folder per student (the student id is the name)")
-    grade.add_argument("--out", type=Path, required=True,
-                       help="where results go; re-running with the same folder judges only what is new or changed")
-    grade.add_argument("--jobs", type=positive("bad_jobs"), help="submissions judged at once (default: one per core)")
-    grade.add_argument("--shard", metavar="K/N", help="judge only the K-th of N deterministic slices (for job arrays); "
-                       "auto: slice (index mod N) + 1 of --shards N, the index from a Slurm array task or a "
-                       "Kubernetes Indexed Job")
-    grade.add_argument("--shards", metavar="N", help="with --shard auto: how many slices (the size of the array, "
-                       "written in the job file)")
-    grade.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where the workers run (default: cpu)")
-    grade.add_argument("--allow-weak-sandbox", action="store_true",
-                       help="grade even where the workers cannot keep hidden cases secret (see 'judge doctor')")
-    grade.add_argument("--every-entry", action="store_true",
-                       help="judge every file of the folder as a submission, not only .py files and folders (names "
-                            "starting with . or __ stay skipped)")
-    merge = add_command(sub, "merge", cmd_merge,
-                        "instructor: combine the outputs of 'judge grade --shard' runs into one class summary")
-    merge.add_argument("folders", type=Path, nargs="+", help="the --out folders of 'judge grade' runs (e.g. shards)")
-    merge.add_argument("--out", type=Path, required=True, help="where the combined results and summary go")
+def add_commands(sub: Any, lang: str = "en") -> None:
+    """Add ``grade`` and ``merge`` to ``judge``'s subcommands (``sub``, from ``add_subparsers``), their help said in
+    ``lang``."""
+    def say(key: str) -> str:
+        return messages.say_in(lang, key)
+
+    grade = add_command(sub, "grade", cmd_grade, say("help_grade"))
+    grade.add_argument("slug", help=say("help_slug"))
+    grade.add_argument("submissions", type=Path, help=say("help_grade_submissions"))
+    grade.add_argument("--out", type=Path, required=True, help=say("help_grade_out"))
+    grade.add_argument("--jobs", type=positive("bad_jobs"), help=say("help_grade_jobs"))
+    grade.add_argument("--shard", metavar="K/N", help=say("help_grade_shard"))
+    grade.add_argument("--shards", metavar="N", help=say("help_grade_shards"))
+    grade.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help=say("help_grade_device"))
+    grade.add_argument("--allow-weak-sandbox", action="store_true", help=say("help_grade_weak"))
+    grade.add_argument("--every-entry", action="store_true", help=say("help_grade_every_entry"))
+    merge = add_command(sub, "merge", cmd_merge, say("help_merge"))
+    merge.add_argument("folders", type=Path, nargs="+", help=say("help_merge_folders"))
+    merge.add_argument("--out", type=Path, required=True, help=say("help_merge_out"))
     for p in (grade, merge):
-        p.add_argument("--csv-bom", action="store_true",
-                       help="start summary.csv with a UTF-8 byte order mark, so that Excel reads non-ASCII names")
-        p.add_argument("--points", type=float,
-                       help="what the problem is worth, shared by its hidden cases (default: one per hidden case)")
-        p.add_argument("--lang", choices=tuple(messages.LANGUAGES), default="en",
-                       help="the language of the class overview and the gradebook's feedback, and of the students' "
-                            "reports judged by this run (default: en)")
-        p.add_argument("--exact-figures", action="store_true",
-                       help="instructor: hidden cases' CPU time and memory exact in every file written (each "
-                            "report.html too); students' results.json stay coarse. Not for students' eyes")
+        p.add_argument("--csv-bom", action="store_true", help=say("help_grade_csv_bom"))
+        p.add_argument("--points", type=float, help=say("help_grade_points"))
+        add_lang(p, lang, "help_grade_lang")
+        p.add_argument("--exact-figures", action="store_true", help=say("help_grade_exact"))

@@ -26,6 +26,7 @@ from judge.grading.discover import Loaded
 from judge.judging.plan import Plan
 from judge.judging.verdict import Severity, look
 from judge.machine import judge_version
+from judge.system_words import os_reason
 
 STUDENTS = "students"
 RESULTS = "results.json"
@@ -135,7 +136,7 @@ class Store:
         try:
             (root / STUDENTS).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise BadInput("out_unwritable", path=root, reason=exc.strerror) from None
+            raise BadInput("out_unwritable", path=root, reason=os_reason(exc)) from None
         for tmp in (root / STUDENTS).glob(f"*/.{RESULTS}~*.tmp"):
             if _orphaned(tmp):
                 tmp.unlink(missing_ok=True)

@@ -17,6 +17,7 @@ from typing import Any
 
 from judge import messages
 from judge.package.tolerance import DEFAULT, Tolerance
+from judge.worker.protocol import SHAPE_DIMS, TYPE_CHARS, UNSUPPORTED, UNSUPPORTED_FIELDS
 
 MAX_DIFFS = 20
 Part = tuple[Any, ...]
@@ -25,8 +26,8 @@ WORDS = {"length": "field_length", "keys": "field_keys"}
 """the steps said in words, by their message key"""
 TYPE_WORDS = {"a bool": "type_bool", "a string": "type_string", "a list": "type_list", "a dict": "type_dict",
               "an integer": "type_integer", "a number": "type_number", "an unknown value": "type_unknown"}
-"""what a value of the wrong type is called in a format error, by its message key (None is said as it is; a
-worker's own description of an unsupported object, as the worker wrote it)"""
+"""what a value of the wrong type is called in a format error, by its message key (None is said as it is; an
+unsupported object by the key and fields its worker sent, :func:`described_unsupported`)"""
 
 
 @dataclass(frozen=True)
@@ -89,14 +90,48 @@ def item_in(lang: str, item: str) -> str:
 
 
 def type_in(lang: str, described: Any) -> Any:
-    """A format error's ``got`` or ``expected`` in ``lang``: a type's name in words, anything else as it is."""
+    """A format error's ``got`` or ``expected`` in ``lang``: a type's name or an unsupported value in words, anything
+    else as it is."""
     return messages.say_in(lang, TYPE_WORDS[described]) if isinstance(described, str) and described in TYPE_WORDS \
-        else described
+        else _said(described, lang)
 
 
-def _describe_type(value: Any) -> str:
-    if isinstance(value, dict) and "$unsupported" in value:
-        return str(value["$unsupported"])
+def described_unsupported(marker: Any) -> Any:
+    """What a value the worker could not send is (its :data:`UNSUPPORTED` marker's content): said in the report's
+    language where it is a key and fields a worker sends (:data:`UNSUPPORTED_FIELDS`, each field checked, as the
+    submission may forge a marker), else its text as it is, shown escaped like every value of the submission's."""
+    if isinstance(marker, dict) and marker.get("key") in UNSUPPORTED_FIELDS:
+        fields = {k: v for k, v in marker.items() if k != "key"}
+        if sorted(fields) == sorted(UNSUPPORTED_FIELDS[marker["key"]]) and all(
+                _plain_field(name, value) for name, value in fields.items()):
+            return messages.Said(marker["key"], **fields)
+    return str(marker)
+
+
+def _plain_field(name: str, value: Any) -> bool:
+    """Whether an unsupported marker's field is one a worker writes: a shape of sizes, a short type name."""
+    if name == "shape":
+        return type(value) is list and len(value) <= SHAPE_DIMS and all(type(n) is int and n >= 0 for n in value)
+    return type(value) is str and len(value) <= TYPE_CHARS
+
+
+def said_value(value: Any, lang: str) -> Any:
+    """A returned value as a report in ``lang`` shows it: each unsupported marker's content said in words."""
+    if type(value) is list:
+        return [said_value(v, lang) for v in value]
+    if type(value) is dict:
+        return {k: _said(described_unsupported(v), lang) if k == UNSUPPORTED else said_value(v, lang)
+                for k, v in value.items()}
+    return value
+
+
+def _said(described: Any, lang: str) -> Any:
+    return described.said_in(lang) if isinstance(described, messages.Said) else described
+
+
+def _describe_type(value: Any) -> Any:
+    if isinstance(value, dict) and UNSUPPORTED in value:
+        return described_unsupported(value[UNSUPPORTED])
     return {bool: "a bool", str: "a string", type(None): "None", list: "a list", dict: "a dict",
             int: "an integer", float: "a number"}.get(type(value), "an unknown value")
 
@@ -106,7 +141,7 @@ def _walk(got: Any, expected: Any, path: str, parts: tuple[Part, ...], item: str
     if out.format_error or len(out.differences) >= MAX_DIFFS:
         return
     here = path or "result"
-    if isinstance(got, dict) and "$unsupported" in got:
+    if isinstance(got, dict) and UNSUPPORTED in got:
         out.format_error = Difference(here, _describe_type(got), _describe_type(expected), "type", parts=parts)
         return
     kind = type(expected)

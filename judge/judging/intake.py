@@ -25,6 +25,7 @@ import stat
 from pathlib import Path
 
 from judge.errors import BadInput
+from judge.system_words import os_reason
 
 MAX_SUBMISSION_BYTES = 1 << 20
 """the largest submission read (1 MiB): the longest reference solution is a few kB"""
@@ -81,14 +82,14 @@ def read_file(path: Path, *, beneath: Path | None = None, follow: bool = False) 
     except FileNotFoundError:
         raise BadInput("file_missing", path=path) from None
     except OSError as exc:
-        raise BadInput("file_unreadable", path=path, reason=exc.strerror) from None
+        raise BadInput("file_unreadable", path=path, reason=os_reason(exc)) from None
     _check(path, listed, follow)
     try:
         fd = _open(path, beneath, follow)
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.ENOTDIR):
             raise BadInput("file_is_link", path=path) from None
-        raise BadInput("file_unreadable", path=path, reason=exc.strerror) from None
+        raise BadInput("file_unreadable", path=path, reason=os_reason(exc)) from None
     try:
         opened = os.fstat(fd)
         _check(path, opened, follow)
@@ -101,7 +102,7 @@ def read_file(path: Path, *, beneath: Path | None = None, follow: bool = False) 
     except BlockingIOError:
         raise BadInput("file_not_regular", path=path, kind="file that does not answer") from None
     except OSError as exc:
-        raise BadInput("file_unreadable", path=path, reason=exc.strerror) from None
+        raise BadInput("file_unreadable", path=path, reason=os_reason(exc)) from None
     finally:
         os.close(fd)
     data = b"".join(chunks)

@@ -21,6 +21,7 @@ from judge.judging.limits import CaseLimits, case_limits, fit_memory
 from judge.machine import gpus
 from judge.package.cases import Case, load_own_case
 from judge.package.problem import Problem
+from judge.system_words import Native
 from judge.worker import probe
 from judge.worker.confinement import Confinement
 
@@ -107,7 +108,7 @@ def custom_plan(problem: Problem, path: Path, device: str) -> Plan:
     since no reference time was measured on it."""
     require_device(device)
     if not path.is_file():
-        raise BadInput("case_unreadable", path=path, reason="no such file")
+        raise BadInput("case_unreadable", path=path, reason=Native("no such file", "os_enoent"))
     confinement = probe.confinement(device)
     case = load_own_case(path, CUSTOM, {m["name"] for m in problem.methods})
     found = next((s for s in (device, "cpu") if case.outputs(s) is not None), None)

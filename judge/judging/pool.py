@@ -44,10 +44,9 @@ class WorkerPool:
         self._checked: weakref.WeakSet[Plan] = weakref.WeakSet()
         """the plans whose cases a worker of this pool built bit-identically (since its fork server started)"""
 
-    @property
-    def level(self) -> str:
-        """The security level of every worker, as reports print it."""
-        return self.confinement.describe()
+    def level(self, lang: str = "en") -> str:
+        """The security level of every worker, as reports print it in ``lang``."""
+        return self.confinement.describe(lang)
 
     def begin(self, preload: tuple[str, ...] = ()) -> list[str]:
         """Before a judgement: a warm pool makes sure its fork server is alive, starting one or replacing a dead one

@@ -15,6 +15,7 @@ from typing import Any
 from judge.errors import BadInput
 from judge.package import bounds
 from judge.package.kinds import Checker, conceal, validate_object
+from judge.system_words import Native, json_reason, os_reason
 
 VISIBILITIES = ("sample", "hidden")
 
@@ -180,15 +181,17 @@ def _mistakes(check: Checker, raw: Any, calls: int, visibility: str) -> list[Mis
 def _read_text(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput("case_unreadable", path=path, reason=str(exc)) from None
+    except OSError as exc:
+        raise BadInput("case_unreadable", path=path, reason=os_reason(exc, str(exc))) from None
+    except UnicodeDecodeError as exc:
+        raise BadInput("case_unreadable", path=path, reason=Native(str(exc), "not_python_encoding")) from None
 
 
 def _parse_json(text: str, path: Path) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise BadInput("case_not_json", path=path, line=exc.lineno, column=exc.colno, reason=exc.msg) from None
+        raise BadInput("case_not_json", path=path, line=exc.lineno, column=exc.colno, reason=json_reason(exc.msg)) from None
     except ValueError:  # an integer past Python's digit limit for int() (4300): valid JSON the judge does not read
         raise BadInput("case_number_too_long", path=path) from None
 
@@ -209,7 +212,7 @@ def load_own_case(path: Path, visibility: str, methods: set[str]) -> Case:
     try:
         bounds.check_size(path.stat().st_size, path)
     except OSError as exc:
-        raise BadInput("case_unreadable", path=path, reason=exc.strerror) from None
+        raise BadInput("case_unreadable", path=path, reason=os_reason(exc)) from None
     text = _read_text(path)
     bounds.check_depth(text, path)
     raw = _parse_json(text, path)

@@ -78,8 +78,9 @@ def cmd_autograde(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_commands(sub: Any) -> None:
-    """Add ``export`` and ``autograde`` to ``judge``'s subcommands (``sub``, from ``add_subparsers``)."""
+def add_commands(sub: Any, lang: str = "en") -> None:
+    """Add ``export`` and ``autograde`` to ``judge``'s subcommands (``sub``, from ``add_subparsers``); their help is
+    English in every ``lang`` (instructors' and platforms' commands: docs/practising.md)."""
     export = sub.add_parser("export", help="instructor: write a Gradescope autograder or PrairieLearn questions",
                             description="instructor: write a Gradescope autograder or PrairieLearn questions")
     platforms = export.add_subparsers(dest="platform", required=True, parser_class=type(export))

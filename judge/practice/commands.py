@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from judge import messages
-from judge.command import NO_COLOR_HELP, add_command, write_output
+from judge.command import add_command, add_lang, write_output
 from judge.errors import EXIT_INTERNAL, EXIT_NOT_ACCEPTED, EXIT_OK, BadInput
 from judge.package.problem import find_problem
 from judge.report.escape import visible
 from judge.report.render import FORMATS, render, use_color
+from judge.system_words import os_reason
 
 
 def _solution_path(args: argparse.Namespace) -> Path:
@@ -103,7 +104,7 @@ def cmd_start(args: argparse.Namespace) -> int:
     try:
         path.write_bytes(problem.starter.read_bytes())
     except OSError as exc:
-        raise BadInput("start_unwritable", path=path, reason=exc.strerror) from None
+        raise BadInput("start_unwritable", path=path, reason=os_reason(exc)) from None
     print(messages.say_in(args.lang, "start_written", title=problem.title_in(args.lang), path=path))
     print(messages.say_in(args.lang, "start_next", slug=problem.slug, file="" if path == default else f" {path}"))
     return EXIT_OK
@@ -160,7 +161,7 @@ def _restore(code: str, slug: str, number: int, file: str | None, force: bool, l
     try:
         differs = path.exists() and not force and path.read_bytes() != code.encode("utf-8")
     except OSError as exc:
-        raise BadInput("start_unwritable", path=path, reason=exc.strerror) from None
+        raise BadInput("start_unwritable", path=path, reason=os_reason(exc)) from None
     if differs:
         raise BadInput("history_restore_exists", path=path, number=number, slug=slug)
     try:
@@ -168,7 +169,7 @@ def _restore(code: str, slug: str, number: int, file: str | None, force: bool, l
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise BadInput("history_restore_link", path=path) from None
-        raise BadInput("start_unwritable", path=path, reason=exc.strerror) from None
+        raise BadInput("start_unwritable", path=path, reason=os_reason(exc)) from None
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped for a FIFO or a device meanwhile
             raise BadInput("history_restore_special", path=path, number=number)
@@ -212,61 +213,58 @@ def cmd_history(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _add_judging_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("slug", help="the problem, e.g. training-diagnostics")
-    p.add_argument("file", nargs="?", help="your solution: a .py file defining class Solution (default: <slug>.py)")
-    p.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
-    p.add_argument("--output", type=Path, help="write the report to this file instead of the terminal")
-    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where the worker runs (default: cpu)")
-    p.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
-    p.add_argument("--verbose", action="store_true", help="show the worker's security layers in full")
-    _add_lang(p)
+def _add_judging_options(p: argparse.ArgumentParser, lang: str) -> None:
+    p.add_argument("slug", help=messages.say_in(lang, "help_slug"))
+    p.add_argument("file", nargs="?", help=messages.say_in(lang, "help_file"))
+    p.add_argument("--format", choices=FORMATS, default="text", help=messages.say_in(lang, "help_format"))
+    p.add_argument("--output", type=Path, help=messages.say_in(lang, "help_output"))
+    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help=messages.say_in(lang, "help_device"))
+    p.add_argument("--no-color", action="store_true", help=messages.say_in(lang, "help_no_color"))
+    p.add_argument("--verbose", action="store_true", help=messages.say_in(lang, "help_verbose"))
+    add_lang(p, lang)
 
 
-def _add_lang(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--lang", choices=tuple(messages.LANGUAGES), default="en",
-                   help="the language to read it in: statement, report, tags and messages (default: en)")
+def add_commands(sub: Any, lang: str = "en") -> None:
+    """Add the learner's commands to ``judge``'s subcommands (``sub``, from ``add_subparsers``), their help said in
+    ``lang``."""
+    def say(key: str) -> str:
+        return messages.say_in(lang, key)
 
+    listing = add_command(sub, "list", cmd_list, say("help_list"))
+    listing.add_argument("--no-color", action="store_true", help=say("help_no_color"))
+    add_lang(listing, lang)
 
-def add_commands(sub: Any) -> None:
-    """Add the learner's commands to ``judge``'s subcommands (``sub``, from ``add_subparsers``)."""
-    listing = add_command(sub, "list", cmd_list, "list the problems with their difficulty, tags and your progress")
-    listing.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
-    _add_lang(listing)
+    show = add_command(sub, "show", cmd_show, say("help_show"))
+    show.add_argument("--no-color", action="store_true", help=say("help_no_color"))
+    show.add_argument("slug", help=say("help_slug"))
+    add_lang(show, lang)
+    show.add_argument("--code", action="store_true", help=say("help_show_code"))
 
-    show = add_command(sub, "show", cmd_show, "read a problem's statement in the terminal")
-    show.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
-    show.add_argument("slug", help="the problem, e.g. training-diagnostics")
-    _add_lang(show)
-    show.add_argument("--code", action="store_true", help=messages.say("help_show_code"))
+    start = add_command(sub, "start", cmd_start, say("help_start"))
+    start.add_argument("--no-color", action="store_true", help=say("help_no_color"))
+    start.add_argument("slug", help=say("help_slug"))
+    start.add_argument("path", nargs="?", help=say("help_start_path"))
+    start.add_argument("--force", action="store_true", help=say("help_start_force"))
+    add_lang(start, lang)
 
-    start = add_command(sub, "start", cmd_start, "write a problem's starter file to work in")
-    start.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
-    start.add_argument("slug", help="the problem, e.g. training-diagnostics")
-    start.add_argument("path", nargs="?", help="where to write it (default: <slug>.py; a folder: <folder>/<slug>.py)")
-    start.add_argument("--force", action="store_true", help="replace an existing file")
-    _add_lang(start)
+    run = add_command(sub, "run", cmd_run, say("help_run"))
+    _add_judging_options(run, lang)
+    run.add_argument("--case", metavar="FILE", help=say("help_run_case"))
+    _add_judging_options(add_command(sub, "submit", cmd_submit, say("help_submit")), lang)
 
-    run = add_command(sub, "run", cmd_run, "judge a solution on the sample cases, with full detail")
-    _add_judging_options(run)
-    run.add_argument("--case", metavar="FILE", help="run a case file of your own (the package's format; "
-                                                    "without expected outputs, the outputs are shown)")
-    _add_judging_options(add_command(sub, "submit", cmd_submit, "judge a solution on every case, samples then hidden"))
+    watch = add_command(sub, "watch", cmd_watch, say("help_watch"))
+    watch.add_argument("slug", help=say("help_slug"))
+    watch.add_argument("file", nargs="?", help=say("help_watch_file"))
+    watch.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help=say("help_device"))
+    watch.add_argument("--no-color", action="store_true", help=say("help_watch_no_color"))
+    watch.add_argument("--verbose", action="store_true", help=say("help_verbose"))
+    add_lang(watch, lang)
 
-    watch = add_command(sub, "watch", cmd_watch, messages.say("help_watch"))
-    watch.add_argument("slug", help="the problem, e.g. training-diagnostics")
-    watch.add_argument("file", nargs="?", help="your solution (default: <slug>.py)")
-    watch.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where the worker runs (default: cpu)")
-    watch.add_argument("--no-color", action="store_true", help="no colours and no clearing the screen")
-    watch.add_argument("--verbose", action="store_true", help="show the worker's security layers in full")
-    _add_lang(watch)
-
-    history = add_command(sub, "history", cmd_history, messages.say("help_history"))
-    history.add_argument("slug", nargs="?", help="the problem (default: every problem)")
+    history = add_command(sub, "history", cmd_history, say("help_history"))
+    history.add_argument("slug", nargs="?", help=say("help_history_slug"))
     shown = history.add_mutually_exclusive_group()
-    shown.add_argument("--show", type=int, metavar="N", help="print the code of attempt N (1: the first; 'judge history SLUG' lists the numbers)")
-    shown.add_argument("--restore", nargs="+", metavar="N [FILE]",
-                       help="write the code of attempt N back to FILE (default: <slug>.py)")
-    history.add_argument("--force", action="store_true", help="with --restore: replace a file that differs")
-    history.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
-    _add_lang(history)
+    shown.add_argument("--show", type=int, metavar="N", help=say("help_history_show"))
+    shown.add_argument("--restore", nargs="+", metavar="N [FILE]", help=say("help_history_restore"))
+    history.add_argument("--force", action="store_true", help=say("help_history_force"))
+    history.add_argument("--no-color", action="store_true", help=say("help_no_color"))
+    add_lang(history, lang)

@@ -46,7 +46,7 @@ import re
 from typing import Any
 
 from judge import messages
-from judge.judging.compare import Difference, field_in, type_in
+from judge.judging.compare import Difference, field_in, said_value, type_in
 from judge.judging.allowance import STRIKES, Why, total_budget_s
 from judge.judging.hints import recognise
 from judge.judging.session import CallResult, CaseResult, JudgesNote
@@ -150,7 +150,7 @@ def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, 
     entry["failed_field"] = _failed_field(call, lang)
     comparison = call.comparison
     entry.update({
-        "got": tag_nonfinite(call.value),
+        "got": tag_nonfinite(said_value(call.value, lang)),
         "expected": tag_nonfinite(expected),
         "differences": [_difference(d, lang) for d in (comparison.differences if comparison else [])],
         "format_error": _difference(comparison.format_error, lang) if comparison and comparison.format_error else None,

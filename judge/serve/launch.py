@@ -13,6 +13,7 @@ from judge import messages
 from judge.errors import BadInput
 from judge.serve.app import build_app
 from judge.serve.security import allowed_hosts, new_token
+from judge.system_words import os_reason
 
 LOOPBACK = "127.0.0.1"
 
@@ -25,7 +26,7 @@ def bind(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as exc:
         sock.close()
-        raise BadInput("serve_port_busy", host=host, port=port, reason=exc.strerror) from None
+        raise BadInput("serve_port_busy", host=host, port=port, reason=os_reason(exc)) from None
     sock.listen(64)
     sock.set_inheritable(True)
     return sock
@@ -38,20 +39,22 @@ def check_graded(folder: Path) -> Path:
 
 
 def serve(host: str = LOOPBACK, port: int = 8765, open_browser: bool = False, graded: Path | None = None,
-          exact: bool = False) -> None:
+          exact: bool = False, lang: str = "en") -> None:
+    """Serve the site until Ctrl-C; its lines in the terminal said in ``lang``, the site's first page shown in it."""
     graded = check_graded(graded) if graded is not None else None
     if host != LOOPBACK:
-        print(f"judge: {messages.say('serve_host_warning', host=host)}", file=sys.stderr)
+        print(f"judge: {messages.say_in(lang, 'serve_host_warning', host=host)}", file=sys.stderr)
     sock = bind(host, port)
     port = sock.getsockname()[1]
     token = new_token()
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
     app = build_app(token, allowed_hosts(host, port), f"judge_token_{port}", graded, exact=exact)
-    print(messages.say("serve_url", url=f"{url}?token={token}"), flush=True)
+    link = f"{url}?token={token}" + ("" if lang == "en" else f"&lang={lang}")  # the token is dropped, lang kept
+    print(messages.say_in(lang, "serve_url", url=link), flush=True)
     if graded is not None:
-        print(messages.say("serve_class", path=graded, url=url), flush=True)
+        print(messages.say_in(lang, "serve_class", path=graded, url=url), flush=True)
     if open_browser:
-        webbrowser.open(f"{url}?token={token}")
+        webbrowser.open(link)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5)
     uvicorn.Server(config).run(sockets=[sock])

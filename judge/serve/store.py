@@ -20,6 +20,7 @@ from typing import Any
 from judge.errors import BadInput
 from judge.practice.history import Attempt
 from judge.places import data_home
+from judge.system_words import os_reason
 
 KEY = re.compile(r"^[0-9]{8}T[0-9]{6}-(run|submit)-[0-9a-f]{12}$")
 
@@ -36,7 +37,7 @@ def _write(path: Path, text: str) -> None:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
     except OSError as exc:
-        raise BadInput("serve_unwritable", path=path, reason=exc.strerror) from None
+        raise BadInput("serve_unwritable", path=path, reason=os_reason(exc)) from None
 
 
 def draft(slug: str) -> str | None:

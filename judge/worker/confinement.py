@@ -28,6 +28,7 @@ that unless told to (``--allow-weak-sandbox``). Which level this machine gives i
 
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 from dataclasses import dataclass
@@ -90,22 +91,26 @@ class Confinement:
         """Whether the disk quota holds everywhere the worker can write (else only in its scratch directory)."""
         return bool(self.bwrap or self.landlock or self.private_mounts)
 
-    def layers(self) -> list[str]:
-        return ["limits", *([f"cgroup v{self.cgroup}"] if self.cgroup else []),
-                *(["private mounts"] if self.private_mounts else []), "no capabilities",
-                *(["seccomp"] if self.seccomp else []),
-                *([f"Landlock ABI {self.landlock}"] if self.landlock else []), *(["bubblewrap"] if self.bwrap else [])]
-
-    def describe(self) -> str:
-        """The level with its layers, as every report prints it."""
+    def layers(self, lang: str = "en") -> list[str]:
+        """The names of its layers, in ``lang`` (the kernel's and the tools' own names as they are)."""
         from judge import messages  # here, not above: a warm process imports this module, and no worker may read them
 
+        return [messages.say_in(lang, "layer_name_limits"), *([f"cgroup v{self.cgroup}"] if self.cgroup else []),
+                *([messages.say_in(lang, "layer_name_private_mounts")] if self.private_mounts else []),
+                messages.say_in(lang, "layer_name_no_capabilities"), *(["seccomp"] if self.seccomp else []),
+                *([f"Landlock ABI {self.landlock}"] if self.landlock else []), *(["bubblewrap"] if self.bwrap else [])]
+
+    def describe(self, lang: str = "en") -> str:
+        """The level with its layers, as every report prints it (in ``lang``: ``judge run --verbose --lang zh``)."""
+        from judge import messages
+
+        say = functools.partial(messages.say_in, lang)
         who = f"uid {self.uid}" if self.uid is not None else f"uid {os.geteuid()}"
-        weak = "" if self.keeps_secrets else f"; {messages.say('secrets_exposed')}"
-        limits = messages.say("limits_short", memory=f"cgroup v{self.cgroup}" if self.cgroup else "resident set",
-                              tasks=PROCESS_LIMIT, disk=DISK_QUOTA >> 20)
-        return messages.say("security_level", level=self.level, layers=", ".join(self.layers()), who=who,
-                            limits=limits, missing="".join(f"; {m}" for m in self.missing) + weak)
+        weak = "" if self.keeps_secrets else f"; {say('secrets_exposed')}"
+        limits = say("limits_short", memory=f"cgroup v{self.cgroup}" if self.cgroup else say("memory_resident_set"),
+                     tasks=PROCESS_LIMIT, disk=DISK_QUOTA >> 20)
+        return say("security_level", level=self.level, layers=", ".join(self.layers(lang)), who=who, limits=limits,
+                   missing="".join(f"; {messages.said_in(lang, m)}" for m in self.missing) + weak)
 
     def watched(self, scratch: str) -> tuple[tuple[str, ...], int]:
         """Where a worker whose scratch directory is ``scratch`` may write, and whether each is a tmpfs of its own.

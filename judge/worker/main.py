@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from judge.worker import landlock, privileges, protocol
-from judge.worker.protocol import ENCODE_DEPTH, SOURCE_NAME
+from judge.worker.protocol import ENCODE_DEPTH, SOURCE_NAME, TYPE_CHARS
 
 TRACE_FRAMES = 8
 """the submission's frames a traceback keeps, the innermost ones"""
@@ -51,28 +51,29 @@ def _exact_number(value: Any, np: Any) -> Any:
 
 
 def encode(value: Any, np: Any, depth: int = 0) -> Any:
-    """A JSON-safe image of a returned value. Exact types only: subclasses become ``$unsupported``."""
+    """A JSON-safe image of a returned value. Exact types only: subclasses become :data:`protocol.UNSUPPORTED`."""
     value = _exact_number(value, np)
     if type(value) in (int, float, bool, str) or value is None:
         return value
     if depth >= ENCODE_DEPTH:
-        return {"$unsupported": "a value nested too deeply"}
+        return protocol.unsupported("unsupported_deep")
     if type(value) in (list, tuple):
         return [encode(v, np, depth + 1) for v in value]
     if type(value) is dict and all(type(k) is str for k in value):
         return {k: encode(v, np, depth + 1) for k, v in value.items()}
-    return {"$unsupported": _describe(value)}
+    return _describe(value)
 
 
-def _describe(value: Any) -> str:
+def _describe(value: Any) -> dict[str, Any]:
+    """What an unsupported value is, as a message key and its fields (the parent says it: no catalogue here)."""
     try:
         import torch
 
         if isinstance(value, torch.Tensor):
-            return f"a tensor of shape {list(value.shape)}"
+            return protocol.unsupported("unsupported_tensor", shape=[int(n) for n in value.shape])
     except Exception:  # noqa: BLE001 -- describing a hostile object must never fail
         pass
-    return f"an object of type {type(value).__name__[:60]}"
+    return protocol.unsupported("object_of_type", name=type(value).__name__[:TYPE_CHARS])
 
 
 def learner_trace(exc: BaseException) -> str:

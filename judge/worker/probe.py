@@ -67,13 +67,13 @@ def confinement(device: str = "cpu") -> Confinement:
     """
     cap = MAX_LEVEL.choice()
     if device == "cuda" and cap == "L2":
-        return _probe("L1", messages.say("no_gpu_in_bwrap"))
-    return _probe(cap, messages.say("level_capped", cap=cap))
+        return _probe("L1", messages.SaidText("no_gpu_in_bwrap"))
+    return _probe(cap, messages.SaidText("level_capped", cap=cap))
 
 
-def level(device: str = "cpu") -> str:
-    """The confinement in force, as every report prints it."""
-    return confinement(device).describe()
+def level(device: str = "cpu", lang: str = "en") -> str:
+    """The confinement in force, as every report prints it (in ``lang``)."""
+    return confinement(device).describe(lang)
 
 
 def _try(candidate: Confinement) -> str | None:
@@ -97,7 +97,7 @@ def _try(candidate: Confinement) -> str | None:
         found = [line[4:].split("|", 1) for line in text.splitlines() if line.startswith("ipc=")]
         _FORKED_IPC[candidate] = (found[-1][0], found[-1][1]) if found else ("", "")
         views = [line[5:] for line in text.splitlines() if line.startswith("view=")]
-        _FORKED_VIEW[candidate] = views[-1] if views else messages.say("layer_env_off", env=PRIVATE_MOUNTS.name)
+        _FORKED_VIEW[candidate] = views[-1] if views else messages.SaidText("layer_env_off", env=PRIVATE_MOUNTS.name)
         return None
     return text.splitlines()[-1][:200] if text else f"exit status {probe.returncode}"
 
@@ -115,8 +115,17 @@ def _first_working(candidates: list[Confinement], missing: list[str]) -> Confine
         failure = _try(candidate)
         if failure is None:
             return candidate
-        missing.append(messages.say("layer_off", layer=_layer_name(candidate), reason=failure))
+        missing.append(_off(_layer_name(candidate), failure))
     return None
+
+
+_PRIVATE_MOUNTS = messages.SaidText("layer_name_private_mounts")
+
+
+def _off(layer: str, reason: str) -> messages.SaidText:
+    """Why ``layer`` is off, said in each report's language (``judge run --verbose``); a probe's own failure text,
+    another program's, as it is."""
+    return messages.SaidText("layer_off", layer=layer, reason=reason)
 
 
 def _layer_name(candidate: Confinement) -> str:
@@ -134,9 +143,9 @@ def _probe(cap: str, capped_because: str) -> Confinement:
     uids = [SANDBOX_UID, None] if os.geteuid() == 0 else [None]
     bwrap, abi = shutil.which("bwrap"), landlock.abi()
     if cap != "L2":
-        missing.append(messages.say("layer_off", layer="bubblewrap", reason=capped_because))
+        missing.append(_off("bubblewrap", capped_because))
     elif bwrap is None:
-        missing.append(messages.say("layer_off", layer="bubblewrap", reason=messages.say("no_bwrap")))
+        missing.append(_off("bubblewrap", messages.SaidText("no_bwrap")))
     else:
         found = _first_working([Confinement("L2", SANDBOX_UID, bwrap, seccomp=True, landlock=abi)], missing)
         if found:
@@ -144,13 +153,13 @@ def _probe(cap: str, capped_because: str) -> Confinement:
             mode = _ipc_mode(_FORKED_IPC.get(found, ("", "")), missing)
             view = _FORKED_VIEW.get(found, "")
             if view != "ok":
-                missing.append(messages.say("layer_off", layer="private mounts", reason=view))
+                missing.append(_off(_PRIVATE_MOUNTS, view))
             return Confinement(found.level, found.uid, found.bwrap, tuple(missing), found.seccomp, found.landlock,
                                version, view == "ok", mode)
     if cap == "L0":
-        missing += [messages.say("layer_off", layer=layer, reason=capped_because) for layer in ("seccomp", "Landlock")]
+        missing += [_off(layer, capped_because) for layer in ("seccomp", "Landlock")]
     elif not abi:
-        missing.append(messages.say("layer_off", layer="Landlock", reason=messages.say("no_landlock")))
+        missing.append(_off("Landlock", messages.SaidText("no_landlock")))
     mode = _ipc_mode(("", "") if IPC_NAMESPACES.off() else ipc.working_mode(), missing)
     candidates = ([Confinement("L1", uid, seccomp=True, landlock=abi, ipc=mode) for uid in uids]
                   if abi and cap != "L0" else [])
@@ -165,19 +174,19 @@ def _ipc_mode(found: tuple[str, str], missing: list[str]) -> str:
     """The IPC mode (:func:`judge.worker.ipc.working_mode`'s answer, ``found``); why none, added to ``missing``."""
     mode, why = found
     if not mode:
-        reason = messages.say("layer_env_off", env=IPC_NAMESPACES.name) if IPC_NAMESPACES.off() else why
-        missing.append(messages.say("layer_off", layer="IPC namespace", reason=reason))
+        reason = messages.SaidText("layer_env_off", env=IPC_NAMESPACES.name) if IPC_NAMESPACES.off() else why
+        missing.append(_off(messages.SaidText("layer_name_ipc_namespace"), reason))
     return mode
 
 
 def _cgroup_version(missing: list[str]) -> int:
     """The cgroup version workers get; why none, added to ``missing``."""
     if CGROUPS.off():
-        missing.append(messages.say("layer_off", layer="cgroup", reason=messages.say("layer_env_off", env=CGROUPS.name)))
+        missing.append(_off("cgroup", messages.SaidText("layer_env_off", env=CGROUPS.name)))
         return 0
     found = cgroup.available()
     if isinstance(found, str):
-        missing.append(messages.say("layer_off", layer="cgroup", reason=found))
+        missing.append(_off("cgroup", found))
         return 0
     return found
 
@@ -185,13 +194,13 @@ def _cgroup_version(missing: list[str]) -> int:
 def _private_mounts_work(base: Confinement, missing: list[str]) -> bool:
     """Below L2: whether a probe in a mount namespace of its own, with a sized scratch tmpfs, starts here."""
     if os.geteuid() != 0 or PRIVATE_MOUNTS.off():
-        reason = messages.say("layer_env_off", env=PRIVATE_MOUNTS.name) if os.geteuid() == 0 else messages.say(
-            "layer_uid_not_root")
-        missing.append(messages.say("layer_off", layer="private mounts", reason=reason))
+        reason = messages.SaidText("layer_env_off", env=PRIVATE_MOUNTS.name) if os.geteuid() == 0 else \
+            messages.SaidText("layer_uid_not_root")
+        missing.append(_off(_PRIVATE_MOUNTS, reason))
         return False
     failure = _try_private_mounts(base)
     if failure is not None:
-        missing.append(messages.say("layer_off", layer="private mounts", reason=failure))
+        missing.append(_off(_PRIVATE_MOUNTS, failure))
     return failure is None
 
 

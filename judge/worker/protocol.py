@@ -30,7 +30,7 @@ from typing import Any, BinaryIO
 from judge.compat import StrEnum
 
 ENCODE_DEPTH = 32
-"""how deeply a worker encodes a returned value's lists and dicts (deeper: ``$unsupported``)"""
+"""how deeply a worker encodes a returned value's lists and dicts (deeper: :data:`UNSUPPORTED`)"""
 MESSAGE_CHARS = 2000
 """the most characters of an error's message, and of its traceback, that travel (and that the parent keeps)"""
 ERROR_FIELDS = ("exc", "msg", "trace")
@@ -39,7 +39,19 @@ REPLACED = "ReplacedJudgeCode"
 (:func:`judge.package.kinds.tampered`); the parent says so in its own words"""
 """an error's fields: the exception's type name, its message, the traceback tail"""
 TYPE_CHARS = 60
-"""the most characters of an exception's type name that travel"""
+"""the most characters of an exception's type name that travel (and of an unsupported object's type name)"""
+UNSUPPORTED = "$unsupported"
+"""the marker of a returned value a worker cannot send as data: ``{"$unsupported": {"key": K, ...fields}}``, a
+message key of :data:`UNSUPPORTED_FIELDS` and its fields, which the parent says in the report's language (the
+worker never reads the catalogue). The parent checks both (:func:`judge.judging.compare.described_unsupported`): the marker is
+the submission's to forge, as every value is"""
+UNSUPPORTED_FIELDS: dict[str, tuple[str, ...]] = {
+    "unsupported_tensor": ("shape",), "object_of_type": ("name",), "unsupported_deep": ()}
+"""each key an unsupported value may be described by, and its fields: a tensor's shape (a list of sizes), an
+object's type name (at most :data:`TYPE_CHARS` characters), or nothing for a value nested deeper than
+:data:`ENCODE_DEPTH`"""
+SHAPE_DIMS = 64
+"""the most dimensions of a tensor's shape a marker may hold (torch allows 64)"""
 RESPONSE_CAP = 1 << 20
 """the most bytes of one reply line the parent reads; a longer one ends the worker"""
 HIDDEN = "<d"
@@ -114,6 +126,11 @@ def send(out: BinaryIO, message: dict[str, Any]) -> None:
     sys.stderr.flush()
     out.write(json.dumps(message).encode() + b"\n")
     out.flush()
+
+
+def unsupported(key: str, **fields: Any) -> dict[str, Any]:
+    """The marker of a value that cannot travel as data, described by ``key`` of :data:`UNSUPPORTED_FIELDS`."""
+    return {UNSUPPORTED: {"key": key, **fields}}
 
 
 def checksums(sums: list[str]) -> dict[str, Any]:
