@@ -65,11 +65,6 @@ class ForkServer:
         the zygote names it by"""
         self.preloaded: set[str] = set()
 
-    @property
-    def level(self) -> str:
-        """What every report of a worker it forks prints as the security level."""
-        return self.confinement.describe()
-
     def preload(self, modules: tuple[str, ...]) -> list[str]:
         """Have the zygote import ``modules`` (those it has not yet) before it forks again: every later worker
         starts with them instead of importing them on its first use. A line for each that could not be imported."""
