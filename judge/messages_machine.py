@@ -97,7 +97,7 @@ MACHINE: dict[str, str] = {
     "channel_process_ids": "process ids (one counter hands them out in turn)",
     "channel_process_ids_namespace": "every worker a warm process forks is pid 1 of a PID namespace of its own, with /proc covered: it names no process but itself and its threads",
     "channel_process_ids_bwrap": "every fresh worker has bubblewrap's own",
-    "channel_process_ids_fresh": "a fresh worker (judge run, judge submit) shares the machine's: a worker that starts and joins N threads moves the next one's pid on by N, among every other process's",
+    "channel_process_ids_fresh": "below L2 the machine's counter still shows across judge runs: a fresh worker (judge run, judge submit) has it as its own pid, and a forked one finds the warm process's pid in the memory it inherits, so a worker that starts and joins N threads moves a later run's ids on by N, among every other process's",
     "channel_process_ids_open": "the workers of one warm process share its PID namespace (under L2 bubblewrap's, below it the machine's) where they get no private mounts: a worker that starts and joins N threads moves the next worker's pid on by N",
     "channel_open": "open at this level",
     "doctor_settings": "settings (environment variables; docs/configuration.md says what each does):",
