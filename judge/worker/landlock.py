@@ -62,9 +62,11 @@ WRITE = (READ | WRITE_FILE | TRUNCATE | REMOVE_DIR | REMOVE_FILE | MAKE_DIR | MA
 DEVICES_READ = ("/dev/zero", "/dev/random", "/dev/urandom")
 DEVICES_WRITE = ("/dev/null", "/dev/full")
 SYSTEM_READ = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/etc/ld.so.cache", "/etc/localtime")
-OWN_PROC = ("maps", "mem", "fd", "limits")
+OWN_PROC = ("maps", "mem", "limits")
 """the files of its own ``/proc`` entry a worker may read: its memory map and memory, which it could read through
-``ctypes`` anyway, its open descriptors and its limits. Not the rest: ``pagemap``, ``smaps``, ``numa_maps``,
+``ctypes`` anyway, and its limits. Not ``fd``: each new entry's inode number comes from the machine-wide counter
+that numbers pipes, so a worker that looked up, closed and looked up again a descriptor moved it for the next
+worker to read back by ``lstat`` (red team rt29q: tests/adversarial/135, 136). Not the rest: ``pagemap``, ``smaps``, ``numa_maps``,
 ``stat``, ``status``, ``io`` and its tasks' say which pages of a file it has mapped or faulted in, and so which the
 page cache held before it (red team rt8 read another student's answers back through fault-around and ``pagemap``)"""
 GPU_PREFIX = "/dev/nvidia"
