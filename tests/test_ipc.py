@@ -242,18 +242,27 @@ def test_a_reader_sees_nothing_of_the_process_id_counter_unless_mounts_are_off(c
     assert line.strip().startswith("[x]" if private_mounts == "on" and cap == "L2" else "[ ]"), line
 
 
+INODE_PAIRS = {"pipes": ("133-moves-the-inode-counter", "134-reads-the-inode-counter"),
+               "proc": ("135-moves-the-inode-counter-through-proc", "136-reads-the-inode-counter-through-proc")}
+
+
 @root_only
-@pytest.mark.parametrize("cap", ["L2", "L1", "L0"])
-def test_a_reader_sees_nothing_of_the_inode_counter_unless_the_filter_is_off(cap, toy_root, tmp_path):
-    """One job slot: the writer leaves a value in the machine-wide counter that numbers pipes (red team rt29p),
-    the reader answers only when it reads that value back from a pipe of its own. The filter refuses pipes from L1
-    on; at L0, with no filter, the reader is accepted: the test can fail."""
+@pytest.mark.parametrize("pair, cap, private_mounts, opened", [
+    ("pipes", "L2", "on", False), ("pipes", "L1", "on", False), ("pipes", "L0", "on", True),
+    ("proc", "L2", "on", False), ("proc", "L1", "on", False), ("proc", "L2", "off", True)])
+def test_a_reader_sees_nothing_of_the_inode_counter_unless_a_layer_is_off(pair, cap, private_mounts, opened, toy_root,
+                                                                          tmp_path):
+    """One job slot: the writer leaves a value in the machine-wide counter that numbers pipes and new ``/proc``
+    entries (red teams rt29p, rt29q), the reader answers only when it reads that value back, from a pipe of its
+    own or a lookup of ``/proc/self/fd/N``. The filter refuses pipes from L1 on, and a forked worker's covered
+    ``/proc`` shows no ``fd``. ``opened``: the reader is accepted with the layer that stops it off (no filter at
+    L0; no private mounts, so bubblewrap's ``/proc``), so the test can fail."""
     if cap == "L2" and probe.confinement().bwrap is None:
         pytest.skip(f"this machine gives {probe.confinement().describe()}")
-    writer, reader = "133-moves-the-inode-counter", "134-reads-the-inode-counter"
+    writer, reader = INODE_PAIRS[pair]
     folder = tmp_path / "class"
     _students(folder, writer, reader)
-    env = {**judge_env(toy_root), "JUDGE_MAX_LEVEL": cap}
+    env = {**judge_env(toy_root), "JUDGE_MAX_LEVEL": cap, "JUDGE_PRIVATE_MOUNTS": private_mounts}
     graded = subprocess.run([sys.executable, "-m", "judge", "grade", SLUG, str(folder), "--out", str(tmp_path / "out"),
                              "--jobs", "1", "--allow-weak-sandbox"], capture_output=True, text=True, env=env,
                             timeout=900)
@@ -261,7 +270,7 @@ def test_a_reader_sees_nothing_of_the_inode_counter_unless_the_filter_is_off(cap
     reports = {p.parent.name: json.loads(p.read_text()) for p in (tmp_path / "out" / "students").glob("*/results.json")}
     assert all(r["judge"]["security_level"].startswith(cap) for r in reports.values())
     assert {name: r["verdict"] for name, r in reports.items()} == {
-        writer: "accepted", reader: "accepted" if cap == "L0" else "wrong_answer"}
+        writer: "accepted", reader: "accepted" if opened else "wrong_answer"}
 
 
 @root_only

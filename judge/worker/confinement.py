@@ -84,7 +84,9 @@ class Confinement:
 
     @property
     def lockdown(self) -> Lockdown:
-        return Lockdown(self.seccomp, secrets() if self.landlock else None)
+        """A fresh worker under L2 covers bubblewrap's ``/proc`` where the view lets it make mounts of its own."""
+        return Lockdown(self.seccomp, secrets() if self.landlock else None,
+                        cover_proc=bool(self.bwrap and self.private_mounts))
 
     @property
     def disk_bounded(self) -> bool:

@@ -141,10 +141,14 @@ class Lockdown:
     """None: no Landlock; else what its rules keep out"""
     readable: tuple[str, ...] | None = None
     """the read-only paths, when already computed (a zygote computes them once for all its workers)"""
+    cover_proc: bool = False
+    """a fresh worker covers ``/proc`` first thing (:func:`judge.worker.mounts.cover_proc`; one a warm process
+    forks covers it as it confines itself)"""
 
     def argv(self) -> list[str]:
         """The command-line flags of a fresh worker that say this."""
         flags = ["--seccomp"] if self.seccomp else []
+        flags += ["--cover-proc"] if self.cover_proc else []
         if self.secrets is not None:
             flags.append("--landlock=" + json.dumps([self.secrets.kept, self.secrets.around]))
         return flags
@@ -156,7 +160,7 @@ class Lockdown:
             if flag.startswith("--landlock="):
                 kept, around = json.loads(flag.split("=", 1)[1])
                 secrets = landlock.Secrets(tuple(kept), tuple(around))
-        return cls("--seccomp" in flags, secrets)
+        return cls("--seccomp" in flags, secrets, cover_proc="--cover-proc" in flags)
 
 
 def lock_down(lockdown: Lockdown, scratch: str, device: str = "cpu") -> None:
@@ -256,9 +260,13 @@ def prepare() -> None:
 
 def main() -> None:
     request_fd, response_fd, solution = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    lockdown = Lockdown.from_argv(sys.argv[4:])
+    if lockdown.cover_proc:  # first: with one thread, before torch
+        from judge.worker import mounts
+
+        mounts.cover_proc()
     prepare()
-    serve(os.fdopen(request_fd, "rb", buffering=0), os.fdopen(response_fd, "wb"), solution,
-          Lockdown.from_argv(sys.argv[4:]))
+    serve(os.fdopen(request_fd, "rb", buffering=0), os.fdopen(response_fd, "wb"), solution, lockdown)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import os
 import stat
 from pathlib import Path
 
-from judge.worker import landlock, libc, pidns
+from judge.worker import landlock, libc, pidns, privileges
 
 CLONE_NEWNS = 0x00020000
 AT_FDCWD = -100
@@ -68,6 +68,7 @@ def hide_proc() -> None:
     Landlock's one-thread check keeps a descriptor of the task listing from before
     (:func:`judge.worker.landlock.keep_task_listing`)."""
     landlock.keep_task_listing()
+    privileges.last_cap()  # what the lock-down reads of /proc later, read now
     own = f"/proc/{os.getpid()}"
     wanted = {path: path for path in PROC_SHOWN} | {f"/proc/self/{name}": f"{own}/{name}" for name in landlock.OWN_PROC}
     c, shown = libc.load(), {}
@@ -91,6 +92,19 @@ def hide_proc() -> None:
     attr = _MountAttr(MOUNT_ATTR_RDONLY, 0, 0, 0)
     libc.checked(c.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, b"/proc", 0, ctypes.byref(attr), ctypes.sizeof(attr)),
                  "mount_setattr /proc")
+
+
+def cover_proc() -> None:
+    """In a fresh worker under L2 (one thread, first thing): ``/proc`` covered as a forked worker's is
+    (:func:`hide_proc`), in a mount namespace of its own made in a nested user namespace, private so that nothing
+    mounted in it reaches bubblewrap's. Bubblewrap's ``/proc`` is of the worker's own PID namespace, but every
+    lookup of a new entry in it (``/proc/self/fd/N``, ``/proc/self/task/TID``) takes an inode number from a
+    counter the whole machine shares, which a red team moved in one worker and read back in the next (rt29q)."""
+    libc.unshare(CLONE_NEWNS)
+    attr = _MountAttr(0, 0, MS_PRIVATE, 0)
+    libc.checked(libc.load().syscall(SYS_MOUNT_SETATTR, AT_FDCWD, b"/", AT_RECURSIVE, ctypes.byref(attr),
+                                     ctypes.sizeof(attr)), "mount_setattr")
+    hide_proc()
 
 
 def _mount_point(path: str, directory: bool) -> None:

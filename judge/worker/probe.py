@@ -292,13 +292,16 @@ def channels(device: str = "cpu") -> list[Layer]:
     closed = {"channel_ipc": len(ipc_how) > bool(found.bwrap), "channel_folders": bool(found.landlock or
                                                                                    found.private_mounts),
               "channel_page_cache": False,  # a timing channel: open (docs/security.md)
-              "channel_process_ids": bool(found.private_mounts and found.bwrap)}
+              "channel_process_ids": bool(found.private_mounts and found.bwrap),
+              "channel_inodes": bool(found.seccomp and found.private_mounts and found.bwrap)}
     shown = [("channel_ipc", ipc_how), ("channel_sockets", sockets),
              ("channel_keyrings", [messages.say("channel_keyrings_filter")] if found.seccomp else []),
              ("channel_folders", folders), ("channel_scratch", [messages.say("channel_scratch_fresh")]),
              ("channel_descriptors", [messages.say("channel_descriptors_closed")]),
              ("channel_locks", [messages.say("channel_locks_filter")] if found.seccomp else []),
-             ("channel_inodes", [messages.say("channel_inodes_filter")] if found.seccomp else []),
+             ("channel_inodes", [*([messages.say("channel_inodes_filter")] if found.seccomp else []), messages.say(
+                 "channel_inodes_proc" if found.private_mounts else "channel_inodes_proc_open"), *(
+                 [] if found.bwrap else [messages.say("channel_inodes_proc_open")])]),
              ("channel_page_cache", [*([messages.say("channel_page_cache_filter")] if found.seccomp else []),
                                      messages.say("channel_page_cache_open")]),
              ("channel_process_ids", pids)]
