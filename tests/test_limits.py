@@ -44,6 +44,26 @@ def test_the_filter_refuses_what_draws_an_inode_number_from_a_machine_wide_count
     assert result.stdout.strip() == expected, result.stderr
 
 
+@pytest.mark.parametrize("filtered, expected", [(True, "refused"), (False, "reached the kernel")])
+def test_the_filter_refuses_a_thread_with_a_pidfd(filtered, expected):
+    """A pidfd's inode number counts every task the machine has made (Linux 6.9+): a thread started with
+    ``CLONE_PIDFD`` would read it. The flags lack ``CLONE_SIGHAND``, so a kernel that is reached refuses them with
+    ``EINVAL`` and no thread starts; the filter answers ``EPERM`` first."""
+    result = _python(f"""
+        import ctypes, errno
+        from judge.worker import seccomp
+        if {filtered}:
+            seccomp.install()
+        libc = ctypes.CDLL(None, use_errno=True)
+        flags = seccomp.CLONE_THREAD | seccomp.CLONE_PIDFD | 0x100  # CLONE_VM
+        fd = ctypes.c_int(-1)
+        number = seccomp._library().seccomp_syscall_resolve_name(b"clone")
+        result = libc.syscall(number, flags, None, ctypes.byref(fd), None, None)
+        print("refused" if result == -1 and ctypes.get_errno() == errno.EPERM else "reached the kernel")
+    """)
+    assert result.stdout.strip() == expected, result.stderr
+
+
 @needs_cgroup
 def test_a_cgroup_counts_memfd_pages_and_the_oom_kill_and_is_removed():
     group = cgroup.create(128 << 20, 16)

@@ -6,8 +6,10 @@ covered too. Everything is allowed except the calls in ``DENIED``, which fail wi
 ``PermissionError``, a runtime error for the submission):
 
 * new processes and programs: ``fork``, ``vfork``, ``execve``, ``execveat`` and a ``clone`` without
-  ``CLONE_THREAD``. Threads are still allowed, since torch needs them; ``clone3`` answers ``ENOSYS`` because its
-  flags sit in memory where a filter cannot read them, and glibc then falls back to ``clone``;
+  ``CLONE_THREAD``. Threads are still allowed, since torch needs them, but not with ``CLONE_PIDFD``: a pidfd's
+  inode number is the thread's number in a counter of every task the machine ever made (Linux 6.9+), which a
+  thread started by a later worker would read back; ``clone3`` answers ``ENOSYS`` because its flags sit in memory
+  where a filter cannot read them, and glibc then falls back to ``clone``;
 * the network (``socket``, ``socketpair``), and ``io_uring``, whose operations seccomp cannot see;
 * touching other processes: ``kill`` and friends, ``ptrace``, ``process_vm_*``, ``pidfd_*``;
 * leaving the session or the limits: ``setsid``, ``setpgid``, ``setrlimit``, ``prlimit64``;
@@ -56,7 +58,7 @@ ACT_ALLOW = 0x7FFF0000
 ACT_ERRNO = 0x00050000
 ATTR_TSYNC = 4  # SCMP_FLTATR_CTL_TSYNC in enum scmp_filter_attr
 CMP_MASKED_EQ = 7  # SCMP_CMP_MASKED_EQ in enum scmp_compare
-CLONE_THREAD = 0x00010000
+CLONE_THREAD, CLONE_PIDFD = 0x00010000, 0x00001000
 
 DENIED = (
     "fork", "vfork", "execve", "execveat",
@@ -144,9 +146,10 @@ def install() -> None:
             number = lib.seccomp_syscall_resolve_name(name.encode())
             if number >= 0:  # a call this architecture does not have cannot be made
                 _check(lib.seccomp_rule_add_array(ctx, deny, number, 0, None), name)
-        process_clone = _ArgCmp(0, CMP_MASKED_EQ, CLONE_THREAD, 0)  # flags & CLONE_THREAD == 0
-        _check(lib.seccomp_rule_add_array(ctx, deny, lib.seccomp_syscall_resolve_name(b"clone"), 1,
-                                          ctypes.byref(process_clone)), "clone")
+        clone = lib.seccomp_syscall_resolve_name(b"clone")
+        for refused in (_ArgCmp(0, CMP_MASKED_EQ, CLONE_THREAD, 0),  # flags & CLONE_THREAD == 0: a process
+                        _ArgCmp(0, CMP_MASKED_EQ, CLONE_PIDFD, CLONE_PIDFD)):  # a thread with a pidfd
+            _check(lib.seccomp_rule_add_array(ctx, deny, clone, 1, ctypes.byref(refused)), "clone")
         _check(lib.seccomp_rule_add_array(ctx, ACT_ERRNO | errno.ENOSYS, lib.seccomp_syscall_resolve_name(b"clone3"),
                                           0, None), "clone3")
         _deny_page_cache_flags(lib, ctx, deny)
