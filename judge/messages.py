@@ -98,6 +98,9 @@ CATALOGUE: dict[str, str] = {
     "import_memory": "importing your file used more than {memory_limit_mib:.0f} MiB, the memory limit",
     "import_exit": "your file ended the process while it was being imported (exit status {status})",
     "import_bad_reply": "the worker's reply at start-up was not the expected one",
+    # the file ran but is not a solution: said from a worker's key and fields (judge.worker.protocol.SHAPE_ERRORS)
+    "import_no_solution_class": "the file defines no class Solution",
+    "import_missing_methods": "class Solution has no method {missing}; it has: {found}",
     "unjudgeable": "{reason}",  # why no worker can load a file (judge.pipeline.Submitted.unjudgeable), said already
     # judge export and judge autograde (Gradescope, PrairieLearn)
     "export_duplicate": "a problem is named twice in '{slugs}'; name each once",

@@ -40,7 +40,7 @@ from judge.grading.render import write_outputs
 from judge.grading.store import Store
 from judge.grading.summary import summarise
 from judge.judging.compare import compare, type_in
-from judge.judging.session import IMPORTING, UNJUDGEABLE
+from judge.judging.session import IMPORTING, UNJUDGEABLE, JudgesNote, _import_failure
 from judge.judging.verdict import ENDINGS, HIDDEN_LIMIT_NOTES, Verdict
 from judge.messages_learner import ITEMS, TAGS
 from judge.package.describe import describe_objects
@@ -53,8 +53,8 @@ from judge.serve.pages import TEMPLATES, page_words
 from judge.serve.security import TOKEN_HEADER
 from judge.system_words import OS_ERRORS, json_reason, os_reason
 from judge.worker.confinement import Confinement
-from judge.worker.main import encode
-from judge.worker.protocol import REPLACED
+from judge.worker.main import NotASolution, encode, import_failure, load_solution
+from judge.worker.protocol import MESSAGE_CHARS, REPLACED, SHAPE_ERRORS, SHAPE_EXC, names_within
 from judge.worker.runner import Ending
 from tests.support.cli import REFERENCE_SOURCE, REPO, SLUG, judge_env, run_judge
 from tests.support.client import Client, launched
@@ -100,6 +100,7 @@ def zh_path_keys() -> set[str]:
         ("tag_", "list_column_", "step_", "describe_", "field_", "item_", "type_", "class_", "expect_", "range_",
          "word_", "help_", "usage_", "os_", "json_", "unsupported_", "layer_name_"))}
     keys |= {k for rule in ENDINGS.values() for k in (rule.message, rule.at_import)} | set(HIDDEN_LIMIT_NOTES.values())
+    keys |= set(SHAPE_ERRORS)  # a file that is not a solution, said from the worker's key
     return keys
 
 
@@ -114,7 +115,7 @@ def test_every_step_the_judges_own_notes_name_has_a_key():
     """The ``exc`` of every note in the judge's words (judge.judging.session) is said in the report's language."""
     tree = ast.parse((REPO / "judge" / "judging" / "session.py").read_text(encoding="utf-8"))
     named = {c.args[0].value for c in ast.walk(tree) if isinstance(c, ast.Call) and getattr(c.func, "id", "") ==
-             "_judges_note" and isinstance(c.args[0], ast.Constant)} | {IMPORTING, REPLACED, UNJUDGEABLE,
+             "_judges_note" and isinstance(c.args[0], ast.Constant)} | {IMPORTING, REPLACED, UNJUDGEABLE, SHAPE_EXC,
                                                                         *(e.value for e in Ending)}
     keys = {f"step_{re.sub(r'[^a-z]+', '_', name.lower())}" for name in named}
     assert len(named) >= 14 and sorted(keys - set(messages.CATALOGUE)) == []
@@ -681,6 +682,86 @@ def test_a_forged_unsupported_marker_is_shown_as_data_never_as_a_template():
         assert compare({"$unsupported": marker}, 0.5).format_error.got == str(marker)
     said = compare({"$unsupported": {"key": "object_of_type", "name": "<b>{x}</b>"}}, 0.5).format_error.got
     assert type_in("zh", said) == "<b>{x}</b> 类型的对象" and type_in("en", said) == "an object of type <b>{x}</b>"
+
+
+# -- a file that is not a solution ----------------------------------------------------------------------------------
+NOT_SOLUTIONS = {
+    "empty": ("", "the file defines no class Solution", "文件中没有定义类 Solution"),
+    "no-methods": ("class Solution:\n    pass\n", "class Solution has no method compute_activation_stats, "
+                   "compute_gradient_stats, diagnose; it has: none", "类 Solution 缺少方法 compute_activation_stats, "
+                   "compute_gradient_stats, diagnose；它有的方法：无"),
+    "renamed": (REFERENCE_SOURCE.replace("def diagnose(", "def diagnosis("), "class Solution has no method diagnose; "
+                "it has: compute_activation_stats, compute_gradient_stats, diagnosis", "类 Solution 缺少方法 diagnose；"
+                "它有的方法：compute_activation_stats, compute_gradient_stats, diagnosis"),
+}
+"""a file that imports but is not a solution: its source, then what the report says in English (as the worker worded
+it before it sent a key) and in zh"""
+
+
+@pytest.mark.parametrize("name", NOT_SOLUTIONS)
+def test_a_file_that_is_not_a_solution_is_said_in_the_reports_language(root, tmp_path, name):
+    source, english, chinese = NOT_SOLUTIONS[name]
+    solution = tmp_path / "mine.py"
+    solution.write_text(source)
+    shown = {}
+    for lang in ("en", "zh"):
+        report = json.loads(run_judge(["run", SLUG, str(solution), "--lang", lang, "--format", "json"], root).stdout)
+        assert report["verdict"] == "compile_error" and report.get("lang", "en") == lang
+        shown[lang] = render(report, "text")
+    assert f"\nImportError: {english}\n" in shown["en"], shown["en"]
+    assert f"\n导入错误: {chinese}\n" in shown["zh"], shown["zh"]
+    names = [m["name"] for m in find_problem(SLUG).methods] + ["diagnosis"]  # the problem's and the class's methods
+    assert _report_left(report, shown["zh"], "\n".join(names), TOY_TITLES) == [], shown["zh"]
+    assert _report_left(report, page_text(render(report, "html")), "\n".join(names), TOY_TITLES) == []
+
+
+def test_a_file_that_ends_its_import_is_told_so_in_the_reports_language(root, tmp_path):
+    """The judge's own note on an import that ended the worker, said in zh (it was said in English alone), and the
+    footer's security level without its layers (it kept the first of them, cut mid-way, in zh)."""
+    solution = tmp_path / "mine.py"
+    solution.write_text("import os\nos._exit(3)\n")
+    report = json.loads(run_judge(["run", SLUG, str(solution), "--lang", "zh", "--format", "json"], root).stdout)
+    text = render(report, "text")
+    assert report["judge"]["startup_error"]["trace"] == "" and "导入你的文件时，它结束了进程（退出状态 3）" in text, text
+    assert re.search(r"\n评测程序 \S+ · 安全级别 L\d · 设备 cpu · ", text), text  # the level alone, as in English
+    assert _report_left(report, text, "", TOY_TITLES) == [], text
+
+
+def test_a_forged_not_a_solution_reply_is_shown_as_data_never_said_as_the_judges():
+    """The reply comes after the submission ran in the worker: a key with any field a worker does not send (a method
+    the problem has not, a name list of another kind or too long, another field, another key) is shown as its text."""
+    methods = ["compute_activation_stats", "diagnose"]
+    good = {"type": "import_error", "key": "import_missing_methods", "missing": ["diagnose"], "found": ["x", "y"]}
+    note = _import_failure(good, methods)
+    assert isinstance(note, JudgesNote) and note["msg"] == "class Solution has no method diagnose; it has: x, y"
+    assert note.fields["found"] == "x, y" and note["trace"] == ""
+    forged = [{**good, "missing": ["rm"]}, {**good, "missing": ["diagnose", "compute_activation_stats"]},
+              {**good, "missing": []}, {**good, "found": "x, y"}, {**good, "found": [1]}, {**good, "extra": 1},
+              {**good, "found": ["x" * (MESSAGE_CHARS + 1)]}, {**good, "key": "security_level"},
+              {"type": "import_error", "key": "import_no_solution_class", "found": []}]
+    for message in forged:
+        error = _import_failure(message, methods)
+        assert type(error) is dict and error["msg"] == str({k: v for k, v in message.items() if k != "type"})[
+            :MESSAGE_CHARS] and error["exc"] == "ImportError", message
+    lone = _import_failure({**good, "found": ["\ud800<b>{x}</b>"]}, methods)
+    assert lone.fields["found"] == "\ufffd<b>{x}</b>"  # a field: escaped where shown, never a template
+    assert _import_failure({"type": "import_error", "exc": "E", "msg": "m", "trace": "t"}, methods) == {
+        "exc": "E", "msg": "m", "trace": "t"}  # an exception's fields, as before
+
+
+def test_the_methods_a_class_has_travel_within_the_message_limit():
+    """A class with thousands of methods (a forged ``dir``) still fits one reply: the names whose joined text is the
+    whole list's cut where a message is cut."""
+    many = [f"method_{i:05d}_" + "x" * (i % 50) for i in range(3000)]
+    for names in (many, ["a" * 5000], ["ab", "c"], [], ["a" * (MESSAGE_CHARS - 3), "bcd"]):
+        joined, kept = ", ".join(names), ", ".join(names_within(names))
+        assert joined.startswith(kept) and min(len(joined), MESSAGE_CHARS - 2) <= len(kept) <= MESSAGE_CHARS, names[:2]
+    with pytest.raises(NotASolution) as refused:
+        load_solution(b"class Solution:\n" + "".join(f"    def {n}(self): pass\n" for n in many).encode(), "x.py",
+                      ["diagnose"])
+    message = json.loads(json.dumps(import_failure(refused.value)))
+    assert len(", ".join(message["found"])) == MESSAGE_CHARS and _import_failure(message, ["diagnose"]).key == \
+        "import_missing_methods"
 
 
 # -- the security level in full ------------------------------------------------------------------------------------
