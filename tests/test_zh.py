@@ -19,6 +19,7 @@ import argparse
 import ast
 import errno
 import html
+import io
 import json
 import json.decoder
 import os
@@ -36,6 +37,7 @@ import uvicorn
 
 from judge import cli, doctor, messages, settings
 from judge.grading.discover import discover
+from judge.grading.progress import Line
 from judge.grading.render import write_outputs
 from judge.grading.store import Store
 from judge.grading.summary import summarise
@@ -78,13 +80,12 @@ REPORT_TEMPLATES = ("report.txt.j2", "report.md.j2", "report.fragment.html.j2", 
                     "history.html.j2", "attempt.html.j2", "base.html.j2", "error.html.j2", "student.html.j2",
                     "class.html.j2")
 LEARNER_CODE = ("judge/cli.py", "judge/command.py", "judge/pipeline.py", "judge/settings.py", "judge/judging/",
-                "judge/package/", "judge/practice/", "judge/report/build.py", "judge/grading/render.py",
-                "judge/grading/discover.py", "judge/worker/forkserver.py", "judge/serve/app.py",
-                "judge/serve/pages.py", "judge/serve/class_view.py", "judge/serve/judging.py",
+                "judge/package/", "judge/practice/", "judge/report/build.py", "judge/grading/", "judge/worker/main.py",
+                "judge/worker/forkserver.py", "judge/serve/app.py", "judge/serve/pages.py", "judge/serve/class_view.py", "judge/serve/judging.py",
                 "judge/serve/security.py", "judge/serve/store.py", "judge/serve/launch.py", "judge/serve/commands.py",
                 "judge/system_words.py", "judge/argwords.py")
 """the modules whose messages a learner (or a student, in a class view) can meet in the language they chose,
-``judge serve``'s terminal lines (``judge serve --lang``) among them"""
+``judge serve``'s terminal lines (``judge serve --lang``) and ``judge grade``'s and ``judge merge``'s among them"""
 
 
 # -- the catalogue ---------------------------------------------------------------------------------------------
@@ -441,6 +442,10 @@ def test_judge_grade_in_zh_writes_the_class_view_and_the_students_reports_in_chi
     index = page_text((out / "index.html").read_text(encoding="utf-8"))
     assert "训练诊断" in index and "各用例通过率" in index and "答案错误" in index
     assert english_left(index, cut) == [], index
+    said = done.stdout + done.stderr  # its lines in the terminal: what was judged, the verdicts, what was skipped
+    assert "3 份提交" in said and "答案错误 1" in said and "跳过了 1 个" in said and "班级报告" in said, said
+    assert english_left(said, [*cut, str(out / "index.html"), SLUG, "summary.csv", "summary.json", "junit.xml",
+                               "index.html"]) == [], said
     assert "答案错误（通过用例" in (out / "gradebook.csv").read_text(encoding="utf-8")
     for student in ("al", "bo", "cy"):
         report = json.loads((out / "students" / student / "results.json").read_text(encoding="utf-8"))
@@ -452,6 +457,53 @@ def test_judge_grade_in_zh_writes_the_class_view_and_the_students_reports_in_chi
         token="", has_class=True, **page_words("zh"), student="bo", report="", code=None, verdict="compile_error",
         source="bo")
     assert "学生 bo" in page and english_left(page_text(page), ["bo", "torch-diagnostics-judge"]) == []
+
+
+def test_judge_merge_says_its_lines_and_its_refusals_in_zh(root, tmp_path):
+    """A graded class merged in zh, then merged again once a stored figure is edited (the audit's reason said in zh
+    too), and grade's and merge's other refusals; in English, merge's lines as they were."""
+    (tmp_path / "class").mkdir()
+    (tmp_path / "class" / "al.py").write_text(REFERENCE_SOURCE)
+    out, merged = tmp_path / "out", tmp_path / "merged"
+    assert run_judge(["grade", SLUG, str(tmp_path / "class"), "--out", str(out), "--jobs", "1",
+                      "--allow-weak-sandbox"], root).returncode == 0
+    paths = [str(p) for p in (out, merged, merged / "index.html", tmp_path / "class", tmp_path)]
+    files = ["summary.csv", "summary.json", "junit.xml", "index.html", "al", SLUG]
+    done = run_judge(["merge", str(out), "--out", str(merged), "--lang", "zh"], root)
+    assert done.returncode == 0 and "来自 1 个文件夹的 1 名学生" in done.stdout and "通过 1" in done.stdout, done.stdout
+    assert english_left(done.stdout + done.stderr, [*paths, *files]) == [], done.stdout
+    english = run_judge(["merge", str(out), "--out", str(merged)], root).stdout
+    assert english.startswith("1 students from 1 folders\naccepted 1\nclass report: "), english
+    stored = out / "students" / "al" / "results.json"
+    stored.write_text(stored.read_text(encoding="utf-8").replace('"passed": 2', '"passed": 1', 1), encoding="utf-8")
+    refusals = {"merge_tampered": ["merge", str(out), "--out", str(merged)],
+                "merge_not_graded": ["merge", str(tmp_path / "class"), "--out", str(merged)],
+                "bad_shard": ["grade", SLUG, str(tmp_path / "class"), "--out", str(out), "--shard", "3/2"],
+                "bad_points": ["merge", str(out), "--out", str(merged), "--points=0"]}
+    for key, args in refusals.items():
+        done = run_judge([*args, "--lang", "zh"], root)
+        line = done.stderr
+        assert done.returncode == 2 and line.startswith("judge: ") and line.count("\n") == 1, (key, line)
+        assert max(re.split(r"\{[^}]*\}", ZH[key]), key=len).strip() in line, (key, line)
+        assert english_left(line, [*paths, *files, "passed"]) == [], (key, line)  # passed: the figure's field
+    assert "但由它的用例得出的是" in run_judge([*refusals["merge_tampered"], "--lang", "zh"], root).stderr
+
+
+def test_grades_progress_line_is_said_in_its_language():
+    """The line redrawn on a terminal while a class is judged: verdicts by their short names in English (as it was),
+    by their names in zh."""
+    lines = {}
+    for lang in ("en", "zh"):
+        stream = io.StringIO()
+        line = Line(stream, lang)
+        line.start(2)
+        for verdict in ("accepted", "wrong_answer"):
+            line.judged(verdict)
+        line.finish()
+        lines[lang] = stream.getvalue().split("\r\x1b[K")[-2]
+    assert re.fullmatch(r"2/2 judged · AC 1 WA 1 · 0:00 elapsed · ETA 0:00", lines["en"]), lines["en"]
+    assert re.fullmatch(r"已评测 2/2 · 通过 1 答案错误 1 · 已用 0:00 · 预计还需 0:00", lines["zh"]), lines["zh"]
+    assert english_left(lines["zh"], []) == []
 
 
 def test_a_class_overview_in_english_is_as_it_was_and_each_language_names_its_reasons(tmp_path):
