@@ -62,6 +62,7 @@ CATALOGUE: dict[str, str] = {
     "submissions_empty": "{path} holds no submissions: no .py file and no student folder",
     "duplicate_student": "two submissions for student '{student}': {first} and {second}; keep one",
     "bad_jobs": "wants a positive number of things done at once (submissions, mutants, problems), not {value}",
+    "bad_port": "wants a port number from 0 (any free one) to 65535, not {value}",
     "serve_exact_without_class": "--exact-figures shows a graded class's hidden figures; give it with --class OUT",
     "bad_points": "--points wants a positive number of points, not {value}",
     "merge_other_points": "{path} gives the problem {points} points but {first} gives it {other}; give --points to merge them",

@@ -47,6 +47,7 @@ from judge.judging.verdict import ENDINGS, HIDDEN_LIMIT_NOTES, Verdict
 from judge.messages_learner import ITEMS, TAGS
 from judge.package.describe import describe_objects
 from judge.package.problem import available, find_problem
+from judge.package.snippet import problem_code
 from judge.package.statement import render_markdown
 from judge.report.render import render
 from judge.serve import launch
@@ -146,6 +147,18 @@ def test_a_stored_reports_language_is_one_the_judge_speaks_or_english():
         assert {fmt: render({**golden, "lang": lang}, fmt) for fmt in english} == english, lang
     chinese = render({**golden, "lang": "zh"}, "text")
     assert messages.say_in("zh", "verdict_wrong_answer") in chinese and "a number passes" not in chinese
+
+
+@pytest.mark.parametrize("slug", [SLUG, "backprop-bug-finder"])  # the second's models are judge-built
+def test_judge_show_code_in_zh_comments_its_python_in_chinese(slug):
+    """``judge show --code --lang zh``: the comments of the Python it prints (they were English) in Chinese, but for
+    the names they quote (the slug, a case's id and variables) and the case titles (the package's Chinese)."""
+    problem = find_problem(slug)
+    comments = [line for line in problem_code(problem, "zh").splitlines() if line.startswith("# ")]
+    names = [slug, *(c.id for c in problem.samples), *(c.titles["zh"] for c in problem.samples),
+             *(n for c in problem.samples for n in c.objects)]
+    assert len(comments) > 2 * len(problem.samples) and english_left("\n".join(comments), names) == [], comments
+    assert "the inputs of every sample case" in problem_code(problem)
 
 
 # -- the problems' own text ----------------------------------------------------------------------------------
@@ -572,6 +585,7 @@ USAGE_ERRORS = {
     "ignored explicit argument": ["list", "--no-color=yes"],
     "ambiguous option": ["grade", SLUG, "class", "--out", "out", "--shar", "2"],
     "a count of its own": ["grade", SLUG, "class", "--out", "out", "--jobs", "0"],
+    "a port number": ["serve", "--port", "99999"],
 }
 
 
