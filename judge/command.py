@@ -51,6 +51,18 @@ def positive(key: str) -> Callable[[str], int]:
     return parse
 
 
+def port_number(text: str) -> int:
+    """An argparse ``type`` for ``--port``: 0 (any free port) to 65535, else a usage line (a bind refused a port
+    beyond them as the judge's internal error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(messages.say_in(argwords.language(), "bad_port", value=text))
+    return value
+
+
 def write_output(text: str, output: Path | None) -> None:
     """``text`` to the terminal, or to the file ``output``; a file that cannot be written is bad input."""
     if output is None:

@@ -62,6 +62,7 @@ CATALOGUE: dict[str, str] = {
     "submissions_empty": "{path} holds no submissions: no .py file and no student folder",
     "duplicate_student": "two submissions for student '{student}': {first} and {second}; keep one",
     "bad_jobs": "wants a positive number of things done at once (submissions, mutants, problems), not {value}",
+    "bad_port": "wants a port number from 0 (any free one) to 65535, not {value}",
     "serve_exact_without_class": "--exact-figures shows a graded class's hidden figures; give it with --class OUT",
     "bad_points": "--points wants a positive number of points, not {value}",
     "merge_other_points": "{path} gives the problem {points} points but {first} gives it {other}; give --points to merge them",
@@ -98,6 +99,9 @@ CATALOGUE: dict[str, str] = {
     "import_memory": "importing your file used more than {memory_limit_mib:.0f} MiB, the memory limit",
     "import_exit": "your file ended the process while it was being imported (exit status {status})",
     "import_bad_reply": "the worker's reply at start-up was not the expected one",
+    # the file ran but is not a solution: said from a worker's key and fields (judge.worker.protocol.SHAPE_ERRORS)
+    "import_no_solution_class": "the file defines no class Solution",
+    "import_missing_methods": "class Solution has no method {missing}; it has: {found}",
     "unjudgeable": "{reason}",  # why no worker can load a file (judge.pipeline.Submitted.unjudgeable), said already
     # judge export and judge autograde (Gradescope, PrairieLearn)
     "export_duplicate": "a problem is named twice in '{slugs}'; name each once",
@@ -257,7 +261,8 @@ CATALOGUE: dict[str, str] = {
     "gradebook_feedback": "{verdict}: {passed}/{total} cases passed",
     "grade_skip_hidden": "a hidden name (starting with . or __), never a submission",
     "grade_skip_not_python": "not a .py file or a student's folder (--every-entry judges it as a submission)",
-    "grade_skipped": "skipped {count} entr{plural} that {verb} not a submission: {names} (listed in summary.json and index.html)",
+    "grade_skipped_one": "skipped {count} entry that is not a submission: {names} (listed in summary.json and index.html)",
+    "grade_skipped": "skipped {count} entries that are not a submission: {names} (listed in summary.json and index.html)",
     "grade_no_python_file": "no .py file in the student's folder",
     "grade_no_python_file_found": "no .py file was submitted; found {names} instead (the solution must be a file ending in .py, in lower case, e.g. solution.py)",
     "grade_several_python_files": "{count} .py files in the student's folder ({names}); keep one, or name the submission solution.py",
@@ -277,6 +282,7 @@ CATALOGUE: dict[str, str] = {
     "merge_done": "{total} students from {folders} folders",
     "merge_malformed_summary": "{path} is not a summary 'judge grade' writes ({what} is missing, of another kind, or names another folder); judge that shard again",
     "merge_malformed_result": "{path}: the stored result of student '{student}' is not one 'judge grade' writes ({what} is missing or of another kind); judge that shard again",
+    "merge_what_link": "its folder, a link,", "merge_what_page": "the report its page shows",
     "merge_tampered": "{path}: the stored result of student '{student}' does not add up ({why}); judge that shard again",
     "audit_case": "case {case} is stored as {status} but its verdict is {verdict}",
     "audit_figure": "its {figure} is stored as {stored} but its cases give {found}",

@@ -73,7 +73,7 @@ LEARNER: dict[str, str] = {
     "step_too_large": "too_large", "step_exit": "exit", "step_late": "late",
     "step_starting_the_judge": "Starting the judge", "step_importing_your_file": "Importing your file",
     "step_building_the_case": "Building the case", "step_reading_your_reply": "Reading your reply",
-    "step_replacedjudgecode": "ReplacedJudgeCode", "step_notjudgeable": "NotJudgeable",
+    "step_replacedjudgecode": "ReplacedJudgeCode", "step_notjudgeable": "NotJudgeable", "step_importerror": "ImportError",
     # how a case's inputs are described (each kind's describe, judge.package.kinds): in statements' examples, the
     # site's Testcase tab and the reports of visible cases; the kinds' own names (Linear, kaiming_normal, weight)
     # are identifiers and stay as they are

@@ -19,6 +19,7 @@ import argparse
 import ast
 import errno
 import html
+import io
 import json
 import json.decoder
 import os
@@ -36,15 +37,17 @@ import uvicorn
 
 from judge import cli, doctor, messages, settings
 from judge.grading.discover import discover
+from judge.grading.progress import Line
 from judge.grading.render import write_outputs
 from judge.grading.store import Store
 from judge.grading.summary import summarise
 from judge.judging.compare import compare, type_in
-from judge.judging.session import IMPORTING, UNJUDGEABLE
+from judge.judging.session import IMPORTING, UNJUDGEABLE, JudgesNote, _import_failure
 from judge.judging.verdict import ENDINGS, HIDDEN_LIMIT_NOTES, Verdict
 from judge.messages_learner import ITEMS, TAGS
 from judge.package.describe import describe_objects
 from judge.package.problem import available, find_problem
+from judge.package.snippet import problem_code
 from judge.package.statement import render_markdown
 from judge.report.render import render
 from judge.serve import launch
@@ -53,8 +56,8 @@ from judge.serve.pages import TEMPLATES, page_words
 from judge.serve.security import TOKEN_HEADER
 from judge.system_words import OS_ERRORS, json_reason, os_reason
 from judge.worker.confinement import Confinement
-from judge.worker.main import encode
-from judge.worker.protocol import REPLACED
+from judge.worker.main import NotASolution, encode, import_failure, load_solution
+from judge.worker.protocol import MESSAGE_CHARS, REPLACED, SHAPE_ERRORS, SHAPE_EXC, names_within
 from judge.worker.runner import Ending
 from tests.support.cli import REFERENCE_SOURCE, REPO, SLUG, judge_env, run_judge
 from tests.support.client import Client, launched
@@ -78,13 +81,12 @@ REPORT_TEMPLATES = ("report.txt.j2", "report.md.j2", "report.fragment.html.j2", 
                     "history.html.j2", "attempt.html.j2", "base.html.j2", "error.html.j2", "student.html.j2",
                     "class.html.j2")
 LEARNER_CODE = ("judge/cli.py", "judge/command.py", "judge/pipeline.py", "judge/settings.py", "judge/judging/",
-                "judge/package/", "judge/practice/", "judge/report/build.py", "judge/grading/render.py",
-                "judge/grading/discover.py", "judge/worker/forkserver.py", "judge/serve/app.py",
-                "judge/serve/pages.py", "judge/serve/class_view.py", "judge/serve/judging.py",
+                "judge/package/", "judge/practice/", "judge/report/build.py", "judge/grading/", "judge/worker/main.py",
+                "judge/worker/forkserver.py", "judge/serve/app.py", "judge/serve/pages.py", "judge/serve/class_view.py", "judge/serve/judging.py",
                 "judge/serve/security.py", "judge/serve/store.py", "judge/serve/launch.py", "judge/serve/commands.py",
                 "judge/system_words.py", "judge/argwords.py")
 """the modules whose messages a learner (or a student, in a class view) can meet in the language they chose,
-``judge serve``'s terminal lines (``judge serve --lang``) among them"""
+``judge serve``'s terminal lines (``judge serve --lang``) and ``judge grade``'s and ``judge merge``'s among them"""
 
 
 # -- the catalogue ---------------------------------------------------------------------------------------------
@@ -100,6 +102,7 @@ def zh_path_keys() -> set[str]:
         ("tag_", "list_column_", "step_", "describe_", "field_", "item_", "type_", "class_", "expect_", "range_",
          "word_", "help_", "usage_", "os_", "json_", "unsupported_", "layer_name_"))}
     keys |= {k for rule in ENDINGS.values() for k in (rule.message, rule.at_import)} | set(HIDDEN_LIMIT_NOTES.values())
+    keys |= set(SHAPE_ERRORS)  # a file that is not a solution, said from the worker's key
     return keys
 
 
@@ -114,7 +117,7 @@ def test_every_step_the_judges_own_notes_name_has_a_key():
     """The ``exc`` of every note in the judge's words (judge.judging.session) is said in the report's language."""
     tree = ast.parse((REPO / "judge" / "judging" / "session.py").read_text(encoding="utf-8"))
     named = {c.args[0].value for c in ast.walk(tree) if isinstance(c, ast.Call) and getattr(c.func, "id", "") ==
-             "_judges_note" and isinstance(c.args[0], ast.Constant)} | {IMPORTING, REPLACED, UNJUDGEABLE,
+             "_judges_note" and isinstance(c.args[0], ast.Constant)} | {IMPORTING, REPLACED, UNJUDGEABLE, SHAPE_EXC,
                                                                         *(e.value for e in Ending)}
     keys = {f"step_{re.sub(r'[^a-z]+', '_', name.lower())}" for name in named}
     assert len(named) >= 14 and sorted(keys - set(messages.CATALOGUE)) == []
@@ -144,6 +147,18 @@ def test_a_stored_reports_language_is_one_the_judge_speaks_or_english():
         assert {fmt: render({**golden, "lang": lang}, fmt) for fmt in english} == english, lang
     chinese = render({**golden, "lang": "zh"}, "text")
     assert messages.say_in("zh", "verdict_wrong_answer") in chinese and "a number passes" not in chinese
+
+
+@pytest.mark.parametrize("slug", [SLUG, "backprop-bug-finder"])  # the second's models are judge-built
+def test_judge_show_code_in_zh_comments_its_python_in_chinese(slug):
+    """``judge show --code --lang zh``: the comments of the Python it prints (they were English) in Chinese, but for
+    the names they quote (the slug, a case's id and variables) and the case titles (the package's Chinese)."""
+    problem = find_problem(slug)
+    comments = [line for line in problem_code(problem, "zh").splitlines() if line.startswith("# ")]
+    names = [slug, *(c.id for c in problem.samples), *(c.titles["zh"] for c in problem.samples),
+             *(n for c in problem.samples for n in c.objects)]
+    assert len(comments) > 2 * len(problem.samples) and english_left("\n".join(comments), names) == [], comments
+    assert "the inputs of every sample case" in problem_code(problem)
 
 
 # -- the problems' own text ----------------------------------------------------------------------------------
@@ -440,6 +455,10 @@ def test_judge_grade_in_zh_writes_the_class_view_and_the_students_reports_in_chi
     index = page_text((out / "index.html").read_text(encoding="utf-8"))
     assert "训练诊断" in index and "各用例通过率" in index and "答案错误" in index
     assert english_left(index, cut) == [], index
+    said = done.stdout + done.stderr  # its lines in the terminal: what was judged, the verdicts, what was skipped
+    assert "3 份提交" in said and "答案错误 1" in said and "跳过了 1 个" in said and "班级报告" in said, said
+    assert english_left(said, [*cut, str(out / "index.html"), SLUG, "summary.csv", "summary.json", "junit.xml",
+                               "index.html"]) == [], said
     assert "答案错误（通过用例" in (out / "gradebook.csv").read_text(encoding="utf-8")
     for student in ("al", "bo", "cy"):
         report = json.loads((out / "students" / student / "results.json").read_text(encoding="utf-8"))
@@ -451,6 +470,53 @@ def test_judge_grade_in_zh_writes_the_class_view_and_the_students_reports_in_chi
         token="", has_class=True, **page_words("zh"), student="bo", report="", code=None, verdict="compile_error",
         source="bo")
     assert "学生 bo" in page and english_left(page_text(page), ["bo", "torch-diagnostics-judge"]) == []
+
+
+def test_judge_merge_says_its_lines_and_its_refusals_in_zh(root, tmp_path):
+    """A graded class merged in zh, then merged again once a stored figure is edited (the audit's reason said in zh
+    too), and grade's and merge's other refusals; in English, merge's lines as they were."""
+    (tmp_path / "class").mkdir()
+    (tmp_path / "class" / "al.py").write_text(REFERENCE_SOURCE)
+    out, merged = tmp_path / "out", tmp_path / "merged"
+    assert run_judge(["grade", SLUG, str(tmp_path / "class"), "--out", str(out), "--jobs", "1",
+                      "--allow-weak-sandbox"], root).returncode == 0
+    paths = [str(p) for p in (out, merged, merged / "index.html", tmp_path / "class", tmp_path)]
+    files = ["summary.csv", "summary.json", "junit.xml", "index.html", "al", SLUG]
+    done = run_judge(["merge", str(out), "--out", str(merged), "--lang", "zh"], root)
+    assert done.returncode == 0 and "来自 1 个文件夹的 1 名学生" in done.stdout and "通过 1" in done.stdout, done.stdout
+    assert english_left(done.stdout + done.stderr, [*paths, *files]) == [], done.stdout
+    english = run_judge(["merge", str(out), "--out", str(merged)], root).stdout
+    assert english.startswith("1 students from 1 folders\naccepted 1\nclass report: "), english
+    stored = out / "students" / "al" / "results.json"
+    stored.write_text(stored.read_text(encoding="utf-8").replace('"passed": 2', '"passed": 1', 1), encoding="utf-8")
+    refusals = {"merge_tampered": ["merge", str(out), "--out", str(merged)],
+                "merge_not_graded": ["merge", str(tmp_path / "class"), "--out", str(merged)],
+                "bad_shard": ["grade", SLUG, str(tmp_path / "class"), "--out", str(out), "--shard", "3/2"],
+                "bad_points": ["merge", str(out), "--out", str(merged), "--points=0"]}
+    for key, args in refusals.items():
+        done = run_judge([*args, "--lang", "zh"], root)
+        line = done.stderr
+        assert done.returncode == 2 and line.startswith("judge: ") and line.count("\n") == 1, (key, line)
+        assert max(re.split(r"\{[^}]*\}", ZH[key]), key=len).strip() in line, (key, line)
+        assert english_left(line, [*paths, *files, "passed"]) == [], (key, line)  # passed: the figure's field
+    assert "但由它的用例得出的是" in run_judge([*refusals["merge_tampered"], "--lang", "zh"], root).stderr
+
+
+def test_grades_progress_line_is_said_in_its_language():
+    """The line redrawn on a terminal while a class is judged: verdicts by their short names in English (as it was),
+    by their names in zh."""
+    lines = {}
+    for lang in ("en", "zh"):
+        stream = io.StringIO()
+        line = Line(stream, lang)
+        line.start(2)
+        for verdict in ("accepted", "wrong_answer"):
+            line.judged(verdict)
+        line.finish()
+        lines[lang] = stream.getvalue().split("\r\x1b[K")[-2]
+    assert re.fullmatch(r"2/2 judged · AC 1 WA 1 · 0:00 elapsed · ETA 0:00", lines["en"]), lines["en"]
+    assert re.fullmatch(r"已评测 2/2 · 通过 1 答案错误 1 · 已用 0:00 · 预计还需 0:00", lines["zh"]), lines["zh"]
+    assert english_left(lines["zh"], []) == []
 
 
 def test_a_class_overview_in_english_is_as_it_was_and_each_language_names_its_reasons(tmp_path):
@@ -519,6 +585,7 @@ USAGE_ERRORS = {
     "ignored explicit argument": ["list", "--no-color=yes"],
     "ambiguous option": ["grade", SLUG, "class", "--out", "out", "--shar", "2"],
     "a count of its own": ["grade", SLUG, "class", "--out", "out", "--jobs", "0"],
+    "a port number": ["serve", "--port", "99999"],
 }
 
 
@@ -681,6 +748,86 @@ def test_a_forged_unsupported_marker_is_shown_as_data_never_as_a_template():
         assert compare({"$unsupported": marker}, 0.5).format_error.got == str(marker)
     said = compare({"$unsupported": {"key": "object_of_type", "name": "<b>{x}</b>"}}, 0.5).format_error.got
     assert type_in("zh", said) == "<b>{x}</b> 类型的对象" and type_in("en", said) == "an object of type <b>{x}</b>"
+
+
+# -- a file that is not a solution ----------------------------------------------------------------------------------
+NOT_SOLUTIONS = {
+    "empty": ("", "the file defines no class Solution", "文件中没有定义类 Solution"),
+    "no-methods": ("class Solution:\n    pass\n", "class Solution has no method compute_activation_stats, "
+                   "compute_gradient_stats, diagnose; it has: none", "类 Solution 缺少方法 compute_activation_stats, "
+                   "compute_gradient_stats, diagnose；它有的方法：无"),
+    "renamed": (REFERENCE_SOURCE.replace("def diagnose(", "def diagnosis("), "class Solution has no method diagnose; "
+                "it has: compute_activation_stats, compute_gradient_stats, diagnosis", "类 Solution 缺少方法 diagnose；"
+                "它有的方法：compute_activation_stats, compute_gradient_stats, diagnosis"),
+}
+"""a file that imports but is not a solution: its source, then what the report says in English (as the worker worded
+it before it sent a key) and in zh"""
+
+
+@pytest.mark.parametrize("name", NOT_SOLUTIONS)
+def test_a_file_that_is_not_a_solution_is_said_in_the_reports_language(root, tmp_path, name):
+    source, english, chinese = NOT_SOLUTIONS[name]
+    solution = tmp_path / "mine.py"
+    solution.write_text(source)
+    shown = {}
+    for lang in ("en", "zh"):
+        report = json.loads(run_judge(["run", SLUG, str(solution), "--lang", lang, "--format", "json"], root).stdout)
+        assert report["verdict"] == "compile_error" and report.get("lang", "en") == lang
+        shown[lang] = render(report, "text")
+    assert f"\nImportError: {english}\n" in shown["en"], shown["en"]
+    assert f"\n导入错误: {chinese}\n" in shown["zh"], shown["zh"]
+    names = [m["name"] for m in find_problem(SLUG).methods] + ["diagnosis"]  # the problem's and the class's methods
+    assert _report_left(report, shown["zh"], "\n".join(names), TOY_TITLES) == [], shown["zh"]
+    assert _report_left(report, page_text(render(report, "html")), "\n".join(names), TOY_TITLES) == []
+
+
+def test_a_file_that_ends_its_import_is_told_so_in_the_reports_language(root, tmp_path):
+    """The judge's own note on an import that ended the worker, said in zh (it was said in English alone), and the
+    footer's security level without its layers (it kept the first of them, cut mid-way, in zh)."""
+    solution = tmp_path / "mine.py"
+    solution.write_text("import os\nos._exit(3)\n")
+    report = json.loads(run_judge(["run", SLUG, str(solution), "--lang", "zh", "--format", "json"], root).stdout)
+    text = render(report, "text")
+    assert report["judge"]["startup_error"]["trace"] == "" and "导入你的文件时，它结束了进程（退出状态 3）" in text, text
+    assert re.search(r"\n评测程序 \S+ · 安全级别 L\d · 设备 cpu · ", text), text  # the level alone, as in English
+    assert _report_left(report, text, "", TOY_TITLES) == [], text
+
+
+def test_a_forged_not_a_solution_reply_is_shown_as_data_never_said_as_the_judges():
+    """The reply comes after the submission ran in the worker: a key with any field a worker does not send (a method
+    the problem has not, a name list of another kind or too long, another field, another key) is shown as its text."""
+    methods = ["compute_activation_stats", "diagnose"]
+    good = {"type": "import_error", "key": "import_missing_methods", "missing": ["diagnose"], "found": ["x", "y"]}
+    note = _import_failure(good, methods)
+    assert isinstance(note, JudgesNote) and note["msg"] == "class Solution has no method diagnose; it has: x, y"
+    assert note.fields["found"] == "x, y" and note["trace"] == ""
+    forged = [{**good, "missing": ["rm"]}, {**good, "missing": ["diagnose", "compute_activation_stats"]},
+              {**good, "missing": []}, {**good, "found": "x, y"}, {**good, "found": [1]}, {**good, "extra": 1},
+              {**good, "found": ["x" * (MESSAGE_CHARS + 1)]}, {**good, "key": "security_level"},
+              {"type": "import_error", "key": "import_no_solution_class", "found": []}]
+    for message in forged:
+        error = _import_failure(message, methods)
+        assert type(error) is dict and error["msg"] == str({k: v for k, v in message.items() if k != "type"})[
+            :MESSAGE_CHARS] and error["exc"] == "ImportError", message
+    lone = _import_failure({**good, "found": ["\ud800<b>{x}</b>"]}, methods)
+    assert lone.fields["found"] == "\ufffd<b>{x}</b>"  # a field: escaped where shown, never a template
+    assert _import_failure({"type": "import_error", "exc": "E", "msg": "m", "trace": "t"}, methods) == {
+        "exc": "E", "msg": "m", "trace": "t"}  # an exception's fields, as before
+
+
+def test_the_methods_a_class_has_travel_within_the_message_limit():
+    """A class with thousands of methods (a forged ``dir``) still fits one reply: the names whose joined text is the
+    whole list's cut where a message is cut."""
+    many = [f"method_{i:05d}_" + "x" * (i % 50) for i in range(3000)]
+    for names in (many, ["a" * 5000], ["ab", "c"], [], ["a" * (MESSAGE_CHARS - 3), "bcd"]):
+        joined, kept = ", ".join(names), ", ".join(names_within(names))
+        assert joined.startswith(kept) and min(len(joined), MESSAGE_CHARS - 2) <= len(kept) <= MESSAGE_CHARS, names[:2]
+    with pytest.raises(NotASolution) as refused:
+        load_solution(b"class Solution:\n" + "".join(f"    def {n}(self): pass\n" for n in many).encode(), "x.py",
+                      ["diagnose"])
+    message = json.loads(json.dumps(import_failure(refused.value)))
+    assert len(", ".join(message["found"])) == MESSAGE_CHARS and _import_failure(message, ["diagnose"]).key == \
+        "import_missing_methods"
 
 
 # -- the security level in full ------------------------------------------------------------------------------------

@@ -40,15 +40,16 @@ def _verdict(value: Any) -> Verdict | None:
         return None
 
 
-def _disagreement(report: dict[str, Any], row: dict[str, Any], class_folder: Path | None) -> str | None:
-    """The first stored figure that does not follow from the report's own records, in words; None if all do."""
+def _disagreement(report: dict[str, Any], row: dict[str, Any], class_folder: Path | None) -> messages.Said | None:
+    """The first stored figure that does not follow from the report's own records, in words (said in the language
+    of the error it is a field of); None if all do."""
     tests = report.get("tests") if isinstance(report.get("tests"), list) else []
     verdicts = [_verdict(t.get("extra_data", {}).get("verdict")) for t in tests]
     for test, verdict in zip(tests, verdicts):
         status = "passed" if verdict is Verdict.ACCEPTED else "failed"
         if test.get("status") != status or test.get("score") != (1.0 if status == "passed" else 0.0):
-            return messages.say("audit_case", case=test.get("extra_data", {}).get("case"), status=test.get("status"),
-                                verdict=verdict.value if verdict else "not run")
+            return messages.Said("audit_case", case=test.get("extra_data", {}).get("case"), status=test.get("status"),
+                                 verdict=verdict.value if verdict else messages.Said("verdict_not_run"))
     found = Verdict.INTERNAL_ERROR if report.get("judge", {}).get("judge_error") else overall(verdicts)
     passed = sum(v is Verdict.ACCEPTED for v in verdicts)
     checks = [("verdict", report.get("verdict"), found.value), ("passed", report.get("passed"), passed),
@@ -59,11 +60,11 @@ def _disagreement(report: dict[str, Any], row: dict[str, Any], class_folder: Pat
         checks.append(("summary points", row.get("points"), round(earned(tests, row["max_points"]), 4)))
     for name, stored, recomputed in checks:
         if stored != recomputed:
-            return messages.say("audit_figure", figure=name, stored=stored, found=recomputed)
+            return messages.Said("audit_figure", figure=name, stored=stored, found=recomputed)
     return _source_disagreement(report, class_folder)
 
 
-def _source_disagreement(report: dict[str, Any], class_folder: Path | None) -> str | None:
+def _source_disagreement(report: dict[str, Any], class_folder: Path | None) -> messages.Said | None:
     """The stored source, where it can be read, must be the bytes the report's hash names (read as a submission
     is: a FIFO or a device named there is not the file that was judged, and is never waited on)."""
     judged = report.get("submission", {}).get("sha256")
@@ -76,9 +77,9 @@ def _source_disagreement(report: dict[str, Any], class_folder: Path | None) -> s
     except BadInput as refused:
         if refused.key in ("file_missing", "file_unreadable"):
             return None  # merged on a machine without the class folder: nothing to compare with
-        return messages.say("audit_source", source=source)
+        return messages.Said("audit_source", source=source)
     if hashlib.sha256(data).hexdigest() != judged:
-        return messages.say("audit_source", source=source)
+        return messages.Said("audit_source", source=source)
     return None
 
 

@@ -22,14 +22,16 @@ if TYPE_CHECKING:
     from judge.grading.summary import ClassSummary
 
 
-def _print_class(summary: ClassSummary, index: Path) -> None:
-    print(" · ".join(f"{verdict} {count}" for verdict, count in summary.verdicts.items()))
+def _print_class(summary: ClassSummary, index: Path, lang: str) -> None:
+    """The class's verdicts, what was skipped and where the class report is, in ``lang``."""
+    from judge.report.build import verdict_name
+
+    print(" · ".join(f"{verdict_name(lang, verdict)} {count}" for verdict, count in summary.verdicts.items()))
     if summary.skipped:
         count = len(summary.skipped)
         names = ", ".join(inline(s.entry) for s in summary.skipped[:5]) + (", …" if count > 5 else "")
-        print(messages.say("grade_skipped", count=count, plural="y" if count == 1 else "ies",
-                           verb="is" if count == 1 else "are", names=names))
-    print(visible(messages.say("grade_outputs", index=index)))
+        print(messages.say_in(lang, "grade_skipped_one" if count == 1 else "grade_skipped", count=count, names=names))
+    print(visible(messages.say_in(lang, "grade_outputs", index=index)))
 
 
 def _figures(args: argparse.Namespace) -> Figures:
@@ -49,20 +51,21 @@ def cmd_grade(args: argparse.Namespace) -> int:
     problem = find_problem(args.slug)
     shard = Shard.chosen(args.shard, args.shards)
     jobs = args.jobs or usable_cores()
-    progress = Line(sys.stdout) if sys.stdout.isatty() else Silent()
+    progress = Line(sys.stdout, args.lang) if sys.stdout.isatty() else Silent()
     try:
         graded = grade_folder(problem, args.submissions, args.out, jobs=jobs, device=args.device, shard=shard,
                               progress=progress, allow_weak=args.allow_weak_sandbox, figures=_figures(args),
                               every_entry=args.every_entry)
     except Interrupted as exc:
-        print(f"judge: {messages.say('grade_interrupted', saved=exc.saved, total=exc.total)}", file=sys.stderr)
+        print(f"judge: {messages.say_in(args.lang, 'grade_interrupted', saved=exc.saved, total=exc.total)}",
+              file=sys.stderr)
         return EXIT_INTERRUPTED
-    print(messages.say("grade_done", total=len(graded.summary.rows), slug=problem.slug, judged=graded.judged,
-                       reused=graded.reused, seconds=graded.seconds))
-    _print_class(graded.summary, graded.index)
+    print(messages.say_in(args.lang, "grade_done", total=len(graded.summary.rows), slug=problem.slug,
+                          judged=graded.judged, reused=graded.reused, seconds=graded.seconds))
+    _print_class(graded.summary, graded.index, args.lang)
     failed = graded.summary.verdicts.get("internal_error", 0)
     if failed:
-        print(f"judge: {messages.say('grade_internal', count=failed)}", file=sys.stderr)
+        print(f"judge: {messages.say_in(args.lang, 'grade_internal', count=failed)}", file=sys.stderr)
         return EXIT_INTERNAL
     return EXIT_OK
 
@@ -71,8 +74,8 @@ def cmd_merge(args: argparse.Namespace) -> int:
     from judge.grading.run import merge_folders
 
     summary, index = merge_folders(args.folders, args.out, _figures(args))
-    print(messages.say("merge_done", total=len(summary.rows), folders=len(args.folders)))
-    _print_class(summary, index)
+    print(messages.say_in(args.lang, "merge_done", total=len(summary.rows), folders=len(args.folders)))
+    _print_class(summary, index, args.lang)
     return EXIT_OK
 
 

@@ -11,7 +11,7 @@ import time
 from typing import Protocol, TextIO
 
 from judge import messages
-from judge.judging.verdict import VERDICTS
+from judge.judging.verdict import VERDICTS, Look, Verdict
 
 REDRAW_S = 0.1
 
@@ -47,8 +47,8 @@ def _clock(seconds: float) -> str:
 class Line:
     """One line on a terminal, redrawn in place at most every ``REDRAW_S`` seconds."""
 
-    def __init__(self, stream: TextIO):
-        self.stream = stream
+    def __init__(self, stream: TextIO, lang: str = "en"):
+        self.stream, self.lang = stream, lang
         self.lock = threading.Lock()
         self.counts: dict[str, int] = {}
         self.total = self.done = 0
@@ -70,13 +70,18 @@ class Line:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
 
+    def _name(self, verdict: Verdict, look: Look) -> str:
+        """A verdict on the line: its short name (AC, WA, TLE: English abbreviations) in English, its name in another
+        language."""
+        return look.short if self.lang == "en" else messages.say_in(self.lang, f"verdict_{verdict.value}")
+
     def _draw(self) -> None:
         self.drawn = time.monotonic()
         elapsed = self.drawn - self.started
         eta = _clock(elapsed / self.done * (self.total - self.done)) if self.done else "?"
-        counts = " ".join(f"{look.short} {self.counts[v.value]}" for v, look in VERDICTS.items()
+        counts = " ".join(f"{self._name(v, look)} {self.counts[v.value]}" for v, look in VERDICTS.items()
                           if v.value in self.counts) or "-"
-        line = messages.say("grade_progress", done=self.done, total=self.total, counts=counts,
-                            elapsed=_clock(elapsed), eta=eta)
+        line = messages.say_in(self.lang, "grade_progress", done=self.done, total=self.total, counts=counts,
+                               elapsed=_clock(elapsed), eta=eta)
         self.stream.write("\r\x1b[K" + line)
         self.stream.flush()

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from judge import messages
 from judge.errors import BadInput
 from judge.grading.audit import check_stored, report_fault, summary_fault
 from judge.grading.discover import Loaded, Skipped, discover, load
@@ -190,7 +191,7 @@ def merge_folders(folders: list[Path], out: Path, figures: Figures = Figures()) 
                 raise BadInput("merge_conflict", student=student, first=owner[student], second=folder)
             owner[student] = folder
             if source.folder(student).is_symlink():  # its result would be read from outside the shard
-                raise BadInput("merge_malformed_result", path=folder, student=student, what="its folder, a link,")
+                raise BadInput("merge_malformed_result", path=folder, student=student, what=messages.Said("merge_what_link"))
             report = source.load(student)
             if report is None:
                 raise BadInput("merge_incomplete", path=folder, student=student)
@@ -208,12 +209,12 @@ def merge_folders(folders: list[Path], out: Path, figures: Figures = Figures()) 
 def _check_shown(report: dict[str, Any], student: str, folder: Path) -> None:
     """A stored result that has the shape ``judge grade`` writes, down to what its page shows (whatever else an
     edit put there, the page must render: it is what the class view links to)."""
-    fault = report_fault(report, student)
+    fault: str | messages.Said | None = report_fault(report, student)
     if fault is None:
         try:
             render(report, "html")
         except Exception:  # noqa: BLE001 -- an edited file may fail the templates in any way (a missing key, a
-            fault = "the report its page shows"  # value nested past the stack): it is bad input, not a bug here
+            fault = messages.Said("merge_what_page")  # value nested past the stack): bad input, not a bug here
     if fault:
         raise BadInput("merge_malformed_result", path=folder, student=student, what=fault)
 

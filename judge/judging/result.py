@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from judge.worker import protocol
-from judge.worker.protocol import ENCODE_DEPTH, ERROR_FIELDS, MESSAGE_CHARS
+from judge.worker.protocol import ENCODE_DEPTH, ERROR_FIELDS, MESSAGE_CHARS, SHAPE_ERRORS
 
 MAX_DEPTH = 2 * ENCODE_DEPTH
 """the worker encodes at most ``ENCODE_DEPTH`` levels; anything deeper is forged"""
@@ -72,6 +72,24 @@ def error_fields(message: dict[str, Any]) -> dict[str, str]:
     """The error's ``exc``, ``msg`` and ``trace`` as short strings; a field that is not a string becomes ``""``."""
     return {key: clean_text(message[key][:MESSAGE_CHARS]) if type(message.get(key)) is str else ""
             for key in ERROR_FIELDS}
+
+
+def not_a_solution(message: dict[str, Any], methods: list[str]) -> tuple[str, dict[str, Any]] | None:
+    """The key and fields of an ``import_error`` that says the file is not a solution
+    (:data:`judge.worker.protocol.SHAPE_ERRORS`), when they are what a worker sends: a known key, exactly its
+    fields, the missing methods some of the problem's (in its order), the ones found names whose joined text fits
+    in ``MESSAGE_CHARS`` (lone surrogates replaced); else None."""
+    key = message.get("key")
+    if key not in SHAPE_ERRORS or sorted(message) != sorted({"type", "key", *SHAPE_ERRORS[key]}):
+        return None
+    if key == "import_no_solution_class":
+        return key, {}
+    missing, found = message["missing"], message["found"]
+    if type(missing) is not list or not missing or missing != [m for m in methods if m in missing]:
+        return None
+    if type(found) is not list or not all(type(n) is str for n in found) or len(", ".join(found)) > MESSAGE_CHARS:
+        return None
+    return key, {"missing": missing, "found": [clean_text(n) for n in found]}
 
 
 def parse(message: Any, call_id: int) -> Reply | None:

@@ -18,7 +18,7 @@ from judge import messages
 from judge.judging.allowance import Allowance, NotRun, total_budget_s
 from judge.judging.compare import Comparison
 from judge.judging.limits import CaseLimits
-from judge.judging.result import error_fields, parse
+from judge.judging.result import clean_text, error_fields, not_a_solution, parse
 from judge.judging.verdict import ENDINGS, OOM_KILLED, Verdict, from_ending, from_error
 from judge.machine import torch_version
 from judge.package.cases import Case
@@ -89,7 +89,9 @@ class CaseResult:
 class JudgesNote(dict):  # type: ignore[type-arg]
     """An error entry in the judge's own words, which keeps its message key and fields, so that a report in
     another language says it in that one (:func:`judge.report.build.build_report`). A worker's reply is decoded
-    into plain dicts, so a submission can never pass one off as the judge's."""
+    into plain dicts, so a submission can never pass one off as the judge's: it becomes one only where it names a
+    message of :data:`judge.worker.protocol.SHAPE_ERRORS` with the fields a worker sends, checked
+    (:func:`_import_failure`)."""
 
     def __init__(self, name: str, key: str, fields: dict[str, Any]):
         super().__init__(exc=name, msg=messages.say(key, **fields))
@@ -170,12 +172,12 @@ class Session:
             self.worker = worker
             return
         worker.close()
-        error = error_fields(message) if protocol.is_reply(message, Reply.IMPORT_ERROR) else {
-            **_startup_failure(ready, self.memory_bytes), "trace": ""}
+        error = _import_failure(message, self.methods) if protocol.is_reply(message, Reply.IMPORT_ERROR) else \
+            _traceless(_startup_failure(ready, self.memory_bytes))
         if self.hidden_sent:
             # A worker that saw a hidden case could have left its inputs in a file the next import reads and raises
             # with; only the judge's own words are reported from here on.
-            error = {**_judges_note(IMPORTING, "import_failed_after_hidden"), "trace": ""}
+            error = _traceless(_judges_note(IMPORTING, "import_failed_after_hidden"))
         self.failed_start = (Verdict.COMPILE_ERROR, error)
 
     def _start_checker(self) -> Worker:
@@ -301,6 +303,28 @@ def checked(result: CallResult, value: Any, check: Check | None) -> None:
         result.verdict = Verdict.OUTPUT_FORMAT_ERROR
     elif not result.comparison.accepted:
         result.verdict = Verdict.WRONG_ANSWER
+
+
+def _traceless(note: dict[str, Any]) -> dict[str, Any]:
+    """A note of the judge's as a startup error, whose traceback field is there and empty (still a
+    :class:`JudgesNote`, said in the report's language: ``{**note, "trace": ""}`` would be a plain dict)."""
+    note["trace"] = ""
+    return note
+
+
+def _import_failure(message: dict[str, Any], methods: list[str]) -> dict[str, Any]:
+    """What a worker's ``import_error`` reports: the exception's fields; or, where it says the file is not a solution
+    by a key and fields a worker sends (:func:`judge.judging.result.not_a_solution`), that in the judge's words; a
+    key with any other fields is shown as its text (the submission ran before, and may have forged it)."""
+    if "key" not in message:
+        return error_fields(message)
+    shape = not_a_solution(message, methods)
+    if shape is None:
+        forged = str({k: v for k, v in message.items() if k != "type"})
+        return {"exc": protocol.SHAPE_EXC, "msg": clean_text(forged[:protocol.MESSAGE_CHARS]), "trace": ""}
+    key, fields = shape
+    return _traceless(_judges_note(protocol.SHAPE_EXC, key, **{
+        name: ", ".join(names) or messages.Said("report_none") for name, names in fields.items()}))
 
 
 def _startup_failure(outcome: Outcome, memory_bytes: int) -> dict[str, Any]:

@@ -47,8 +47,8 @@ class Snippet:
         return f"{self.setup}\n\n{self.calls}\n"
 
 
-def _comment(key: str, **fields: Any) -> str:
-    return f"# {messages.say(key, **fields)}"
+def _comment(lang: str, key: str, **fields: Any) -> str:
+    return f"# {messages.say_in(lang, key, **fields)}"
 
 
 def _usable(name: str) -> bool:
@@ -100,7 +100,7 @@ def case_snippet(problem: Problem, case: Case, lang: str = "en") -> Snippet:
         if code is None:
             built.append(name)
             imports.add("from judge.package.snippet import sample_object")
-            body += [_comment("code_judge_built", name=variables[name]),
+            body += [_comment(lang, "code_judge_built", name=variables[name]),
                      f"{variables[name]} = sample_object({problem.slug!r}, {case.id!r}, {name!r})"]
         else:
             imports |= code.imports
@@ -113,17 +113,17 @@ def case_snippet(problem: Problem, case: Case, lang: str = "en") -> Snippet:
         imports.add("import copy")
     title = "".join(c for c in " ".join(case.titles.get(lang, case.title).split()) if c.isprintable())  # one line
     plain = sorted(i for i in imports if i.startswith("import "))
-    setup = [_comment("code_case", case=case.id, title=title), *plain, *IMPORTS, *sorted(imports - set(plain)), "",
+    setup = [_comment(lang, "code_case", case=case.id, title=title), *plain, *IMPORTS, *sorted(imports - set(plain)), "",
              *body]
-    notes = [_comment("code_solution", slug=problem.slug), *([_comment("code_fresh")] if copies else []),
-             _comment("code_call_seed")]
+    notes = [_comment(lang, "code_solution", slug=problem.slug), *([_comment(lang, "code_fresh")] if copies else []),
+             _comment(lang, "code_call_seed")]
     return Snippet("\n".join(setup).rstrip(), "\n".join(notes + calls), variables, tuple(built))
 
 
 def problem_code(problem: Problem, lang: str = "en") -> str:
     """Every sample case of ``problem`` as Python, one after the other."""
     cases = [case_snippet(problem, case, lang).text for case in problem.samples]
-    return "\n\n".join([_comment("code_header", slug=problem.slug), *cases])
+    return "\n\n".join([_comment(lang, "code_header", slug=problem.slug), *cases])
 
 
 def sample_object(slug: str, case: str, name: str) -> Any:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import string
 import textwrap
 from typing import Any, Callable
@@ -97,7 +98,8 @@ def environment(output: str, color: bool = False) -> jinja2.Environment:
     env.filters["url_path"] = escape.url_path
     env.filters["one_line"] = escape.inline
     env.filters["dedent"] = textwrap.dedent  # a trace's own indentation goes; the report's is added (>= 4)
-    env.filters["level_only"] = lambda level: str(level).split(" ", 1)[0]  # "L2 (limits, ...)": "L2"
+    env.filters["level_only"] = lambda level: re.split(r"[ （]", str(level), maxsplit=1)[0]  # "L2 (limits, ...)",
+    # "L2（资源限制, ...）": "L2"
     env.globals["junit"] = junit
     if output == "markdown":
         env.filters["code"] = lambda v: _Shown(escape.markdown_code(str(v)))

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from judge import messages
-from judge.command import add_command, add_lang
+from judge.command import add_command, add_lang, port_number
 from judge.errors import EXIT_OK, BadInput
 
 
@@ -29,7 +29,7 @@ def add_commands(sub: Any, lang: str = "en") -> None:
         return messages.say_in(lang, key)
 
     serve = add_command(sub, "serve", cmd_serve, say("help_serve"))
-    serve.add_argument("--port", type=int, default=8765, help=say("help_serve_port"))
+    serve.add_argument("--port", type=port_number, default=8765, help=say("help_serve_port"))
     serve.add_argument("--host", help=say("help_serve_host"))
     serve.add_argument("--open", action="store_true", help=say("help_serve_open"))
     serve.add_argument("--class", dest="graded", type=Path, metavar="OUT", help=say("help_serve_class"))

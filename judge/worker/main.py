@@ -93,6 +93,23 @@ def error_of(exc: BaseException) -> dict[str, str]:
     return protocol.error_fields(type(exc).__name__, str(exc), learner_trace(exc))
 
 
+class NotASolution(Exception):
+    """The file ran but is not what the problem calls: no class ``Solution``, or methods missing. The worker words
+    nothing (:mod:`judge.messages` is outside its footprint): it sends the message key and fields
+    (:data:`judge.worker.protocol.SHAPE_ERRORS`), which the parent says in the report's language."""
+
+    def __init__(self, key: str, **fields: Any):
+        super().__init__(key)
+        self.key, self.fields = key, fields
+
+
+def import_failure(exc: BaseException) -> dict[str, Any]:
+    """The ``import_error`` reply for what importing the submission raised."""
+    if type(exc) is NotASolution:
+        return protocol.not_a_solution(exc.key, **exc.fields)
+    return protocol.import_error(error_of(exc))
+
+
 def _force_full_fp32(torch: Any, device: str) -> None:
     """TF32 changes a fifth of 4-decimal values (``docs/numerics.md`` §1): keep every GEMM in full float32."""
     if device == "cuda":
@@ -123,12 +140,11 @@ def load_solution(source: bytes, path: str, methods: list[str]) -> Any:
     exec(compile(source, SOURCE_NAME, "exec", dont_inherit=True), module.__dict__)  # noqa: S102 -- in the worker
     cls = getattr(module, "Solution", None)
     if not isinstance(cls, type):
-        raise ImportError("the file defines no class Solution")
+        raise NotASolution("import_no_solution_class")
     missing = [m for m in methods if not callable(getattr(cls, m, None))]
     if missing:
-        found = [n for n in dir(cls) if not n.startswith("_") and callable(getattr(cls, n, None))]
-        # worded here, as the missing class above is: judge.messages is outside a worker's footprint
-        raise ImportError(f"class Solution has no method {', '.join(missing)}; it has: {', '.join(found) or 'none'}")
+        found = [n for n in dir(cls) if type(n) is str and not n.startswith("_") and callable(getattr(cls, n, None))]
+        raise NotASolution("import_missing_methods", missing=missing, found=protocol.names_within(found))
     return cls()
 
 
@@ -232,7 +248,7 @@ def serve(requests: BinaryIO, out: BinaryIO, solution: str, lockdown: Lockdown) 
     try:
         solution_obj = _import_solution(solution, methods)
     except BaseException as exc:  # noqa: BLE001 -- SystemExit at import is the submission's failure too
-        protocol.send(out, protocol.import_error(error_of(exc)))
+        protocol.send(out, import_failure(exc))
         return
     protocol.send(out, protocol.ready())
     for request in incoming:

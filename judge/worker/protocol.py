@@ -9,7 +9,8 @@ One JSON object per line on dedicated pipes (never stdout, never pickle); a requ
 * a *worker* gets ``setup`` (device, method names: nothing of any case), locks itself down
   (:func:`judge.worker.main.lock_down`: no capabilities, and when told to, Landlock and the seccomp filter; a
   layer that fails to load stops the worker here) and answers ``locked``; it imports the submission and answers
-  ``ready`` or ``import_error``; then, for each ``call`` (one call's method, arguments and the specifications of
+  ``ready`` or ``import_error`` (an exception's fields, or a message key where the file is not a solution:
+  :data:`SHAPE_ERRORS`); then, for each ``call`` (one call's method, arguments and the specifications of
   the objects those name, never another call's: :meth:`judge.package.cases.Case.call_request`), it builds those
   objects afresh, forgets the request, calls the method and answers ``result`` (the encoded value) or ``error``
   (exception type, message, traceback tail), with the call's ``id``.
@@ -52,6 +53,14 @@ object's type name (at most :data:`TYPE_CHARS` characters), or nothing for a val
 :data:`ENCODE_DEPTH`"""
 SHAPE_DIMS = 64
 """the most dimensions of a tensor's shape a marker may hold (torch allows 64)"""
+SHAPE_ERRORS: dict[str, tuple[str, ...]] = {"import_no_solution_class": (), "import_missing_methods": ("missing", "found")}
+"""each key a worker may say the submission's file is not a solution by (an ``import_error`` with ``key`` and its
+fields, no text: the parent says it in the report's language), and its fields: the file defines no class
+``Solution``; or the methods of the problem's that class lacks, with the public methods it has (lists of names, the
+latter cut by :func:`names_within`). The parent checks both (:func:`judge.judging.result.not_a_solution`): the
+submission ran in the worker before, and may forge them"""
+SHAPE_EXC = "ImportError"
+"""the ``exc`` a report names such an error by (the exception a worker raised for it when it worded it itself)"""
 RESPONSE_CAP = 1 << 20
 """the most bytes of one reply line the parent reads; a longer one ends the worker"""
 HIDDEN = "<d"
@@ -152,6 +161,27 @@ def error_fields(exc: str, msg: str, trace: str) -> dict[str, str]:
 
 def import_error(fields: dict[str, str]) -> dict[str, Any]:
     return {"type": Reply.IMPORT_ERROR, **fields}
+
+
+def not_a_solution(key: str, **fields: Any) -> dict[str, Any]:
+    """An ``import_error`` saying the file is not a solution, by ``key`` of :data:`SHAPE_ERRORS` and its fields."""
+    return {"type": Reply.IMPORT_ERROR, "key": key, **fields}
+
+
+def names_within(names: list[str], chars: int = MESSAGE_CHARS) -> list[str]:
+    """The first of ``names`` whose ``", "``-joined text fits in ``chars`` characters, the last one cut to fill them:
+    that text is the whole list's cut at ``chars`` (or two characters short, where the cut falls in a separator)."""
+    kept: list[str] = []
+    used = -len(", ")
+    for name in names:
+        room = chars - used - len(", ")
+        if room <= 0:
+            break
+        kept.append(name[:room])
+        used += len(", ") + len(kept[-1])
+        if len(name) > room:
+            break
+    return kept
 
 
 def result(call_id: int, value: Any) -> dict[str, Any]:

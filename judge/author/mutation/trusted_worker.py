@@ -40,7 +40,7 @@ from typing import Any, BinaryIO
 from judge.worker import libc, procfs, protocol
 from judge.worker.confinement import DISK_QUOTA
 from judge.worker.launch import FILE_SIZE_LIMIT
-from judge.worker.main import answer_checksums, encode, error_of, load_solution, prepare, run_call
+from judge.worker.main import answer_checksums, encode, error_of, import_failure, load_solution, prepare, run_call
 
 MUTANT, END, DONE, EXITED = "mutant", "end", "done", "exited"
 DEVICE = "cpu"
@@ -126,7 +126,7 @@ def _serve(first: dict[str, Any], requests: protocol.Requests, out: BinaryIO, np
         protocol.send(out, {**protocol.ready(), "unusual": unusual[:5]})
     except BaseException as exc:  # noqa: BLE001 -- the mutant's failure, reported to the parent
         solution = None
-        protocol.send(out, protocol.import_error(error_of(exc)))
+        protocol.send(out, import_failure(exc))
     for request in requests:
         if request.get("type") != protocol.Request.CALL or solution is None:
             break
