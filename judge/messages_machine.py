@@ -96,6 +96,8 @@ MACHINE: dict[str, str] = {
     "channel_inodes_filter": "the seccomp filter refuses pipe, pipe2, memfd_create and memfd_secret (sockets too); a worker's own pipes come from the judge",
     "channel_inodes_proc": "every worker a warm process forks covers /proc, and so does every fresh one under L2: it shows no folder whose new entries take numbers",
     "channel_inodes_proc_open": "a fresh worker below L2 (judge run, judge submit), or any where private mounts are off, still looks up new /proc/self/fd entries, each taking the next number: open",
+    "channel_mount_ids": "unique mount ids (one counter numbers every mount, the judge's own for each worker among them)",
+    "channel_mount_ids_filter": "the seccomp filter refuses statx's STATX_MNT_ID_UNIQUE, statmount, listmount and name_to_handle_at",
     "channel_process_ids": "process ids (one counter hands them out in turn)",
     "channel_process_ids_namespace": "every worker a warm process forks is pid 1 of a PID namespace of its own, with /proc covered: it names no process but itself and its threads",
     "channel_process_ids_bwrap": "every fresh worker has bubblewrap's own",

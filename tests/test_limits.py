@@ -64,6 +64,29 @@ def test_the_filter_refuses_a_thread_with_a_pidfd(filtered, expected):
     assert result.stdout.strip() == expected, result.stderr
 
 
+@pytest.mark.parametrize("filtered", [True, False])
+def test_the_filter_refuses_every_way_to_a_mounts_unique_id(filtered):
+    """One counter numbers every mount the machine makes, the judge's own for each worker among them (red team
+    rt29r): ``statx`` with ``STATX_MNT_ID_UNIQUE`` and ``listmount`` read it. Without the filter each call reaches
+    the kernel (``listmount``'s empty request is ``EINVAL`` or ``EFAULT`` there, never ``EPERM``); plain ``statx``
+    works either way."""
+    result = _python(f"""
+        import ctypes, errno, os
+        from judge.worker import seccomp
+        if {filtered}:
+            seccomp.install()
+        libc = ctypes.CDLL(None, use_errno=True)
+        statx = seccomp._library().seccomp_syscall_resolve_name(b"statx")
+        buffer = ctypes.create_string_buffer(256)
+        def call(number, *args):
+            return "refused" if libc.syscall(number, *args) == -1 and ctypes.get_errno() == errno.EPERM else "reached"
+        print(call(statx, -100, b".", 0, 0x7FF, buffer), call(statx, -100, b".", 0, seccomp.STATX_MNT_ID_UNIQUE, buffer),
+              call(seccomp.BY_NUMBER["listmount"], None, None, 0, 0))
+    """)
+    assert result.stdout.split() == ["reached", "refused" if filtered else "reached", "refused" if filtered else "reached"], \
+        result.stderr
+
+
 @needs_cgroup
 def test_a_cgroup_counts_memfd_pages_and_the_oom_kill_and_is_removed():
     group = cgroup.create(128 << 20, 16)

@@ -302,6 +302,7 @@ def channels(device: str = "cpu") -> list[Layer]:
              ("channel_inodes", [*([messages.say("channel_inodes_filter")] if found.seccomp else []), messages.say(
                  "channel_inodes_proc" if found.private_mounts else "channel_inodes_proc_open"), *(
                  [] if found.bwrap else [messages.say("channel_inodes_proc_open")])]),
+             ("channel_mount_ids", [messages.say("channel_mount_ids_filter")] if found.seccomp else []),
              ("channel_page_cache", [*([messages.say("channel_page_cache_filter")] if found.seccomp else []),
                                      messages.say("channel_page_cache_open")]),
              ("channel_process_ids", pids)]

@@ -35,7 +35,11 @@ covered too. Everything is allowed except the calls in ``DENIED``, which fail wi
   blocks of 1024: a red team moved it in one worker and read it back exactly in the next one's, through
   ``fstat`` of a new pipe, whatever their namespaces) and ``memfd_create`` and ``memfd_secret`` (the kernel's
   internal tmpfs numbers its files the same way; their pages no resident set shows either). A worker's own
-  pipes come from the judge.
+  pipes come from the judge;
+* a mount's unique id (``MOUNT_IDS``, and ``statx`` asking for ``STATX_MNT_ID_UNIQUE``): one machine-wide counter
+  numbers every mount ever made, the judge's own for each worker among them, so a writer that made the judge
+  start workers again (by ending its own) moved it by a fixed step, and the next student's worker read it back
+  (red team rt29r). ``name_to_handle_at`` is refused above.
 
 Only the machine's native architecture is allowed: a call through another ABI (``int 0x80``) kills the calling
 thread (libseccomp's default for a foreign architecture).
@@ -131,6 +135,11 @@ def _check(result: int, what: str) -> None:
 
 
 INODES = ("pipe", "pipe2", "memfd_create", "memfd_secret")
+MOUNT_IDS = ("statmount", "listmount")
+STATX_MNT_ID_UNIQUE = 0x4000
+BY_NUMBER = {"statmount": 457, "listmount": 458}
+"""calls newer than some libseccomp's table (2.5 knows neither), by number: the same on every architecture, as
+every call since Linux 5.1 is numbered"""
 
 
 def install() -> None:
@@ -142,8 +151,9 @@ def install() -> None:
     try:
         _check(lib.seccomp_attr_set(ctx, ATTR_TSYNC, 1), "TSYNC")
         deny = ACT_ERRNO | errno.EPERM
-        for name in DENIED + IPC + PAGE_CACHE + WATCHES + INODES:
+        for name in DENIED + IPC + PAGE_CACHE + WATCHES + INODES + MOUNT_IDS:
             number = lib.seccomp_syscall_resolve_name(name.encode())
+            number = BY_NUMBER.get(name, number) if number < 0 else number
             if number >= 0:  # a call this architecture does not have cannot be made
                 _check(lib.seccomp_rule_add_array(ctx, deny, number, 0, None), name)
         clone = lib.seccomp_syscall_resolve_name(b"clone")
@@ -160,8 +170,8 @@ def install() -> None:
 
 def _deny_page_cache_flags(lib: ctypes.CDLL, ctx: int, deny: int) -> None:
     """The channels hidden in the arguments of calls a worker needs otherwise: ``preadv2``/``pwritev2`` with
-    ``RWF_NOWAIT`` (their 6th argument), ``fcntl``'s lock commands (its 2nd) and ``madvise`` with ``MADV_COLD`` or
-    ``MADV_PAGEOUT`` (its 3rd)."""
+    ``RWF_NOWAIT`` (their 6th argument), ``fcntl``'s lock commands (its 2nd), ``statx`` asking for a mount's unique
+    id (its 4th) and ``madvise`` with ``MADV_COLD`` or ``MADV_PAGEOUT`` (its 3rd)."""
     for name in ("preadv2", "pwritev2"):
         number = lib.seccomp_syscall_resolve_name(name.encode())
         if number >= 0:
@@ -172,6 +182,9 @@ def _deny_page_cache_flags(lib: ctypes.CDLL, ctx: int, deny: int) -> None:
         for command in LOCK_COMMANDS if number >= 0 else ():
             _check(lib.seccomp_rule_add_array(ctx, deny, number, 1, ctypes.byref(_ArgCmp(1, CMP_EQ, command, 0))),
                    name)
+    unique_mount_id = _ArgCmp(3, CMP_MASKED_EQ, STATX_MNT_ID_UNIQUE, STATX_MNT_ID_UNIQUE)
+    _check(lib.seccomp_rule_add_array(ctx, deny, lib.seccomp_syscall_resolve_name(b"statx"), 1,
+                                      ctypes.byref(unique_mount_id)), "statx")
     madvise = lib.seccomp_syscall_resolve_name(b"madvise")
     for advice in (MADV_COLD, MADV_PAGEOUT):
         _check(lib.seccomp_rule_add_array(ctx, deny, madvise, 1, ctypes.byref(_ArgCmp(2, CMP_EQ, advice, 0))),
