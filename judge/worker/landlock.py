@@ -259,8 +259,8 @@ _task_listing: int | None = None
 
 
 def keep_task_listing() -> None:
-    """Keep a descriptor of this process's task listing for :func:`restrict`'s one-thread check, before a forked
-    worker covers ``/proc`` (:func:`judge.worker.mounts.hide_proc`). It names the process's ids in the PID
+    """Keep a descriptor of this process's task listing for :func:`restrict`'s one-thread check, before a worker
+    covers ``/proc`` (:func:`judge.worker.mounts.hide_proc`). It names the process's ids in the PID
     namespaces above its own, so :func:`forget_task_listing` closes it before the submission is imported."""
     global _task_listing
     forget_task_listing()

@@ -9,6 +9,10 @@ student's to read (tests/adversarial/129 and 130). In a mount namespace of its o
 made read-only and private at once (``mount_setattr`` with ``AT_RECURSIVE``), and a tmpfs of a fixed size is
 mounted over its scratch directory, holding a copy of the submission: the disk it can fill is that tmpfs, whose
 pages its memory cgroup also counts, and all of it vanishes with its namespace. The judge's own view is untouched.
+
+Every worker at L2, and every one a warm process forks below it, also covers ``/proc`` (:func:`hide_proc`): what the
+outer ``/proc`` shows names the PID namespaces above the worker's own (:mod:`judge.worker.pidns`), and each new
+entry in it (``/proc/self/fd/N``) takes an inode number from a counter the whole machine shares.
 """
 
 from __future__ import annotations
@@ -61,8 +65,8 @@ def private_scratch(scratch: Path, solution: bytes, size: int, uid: int | None) 
 
 
 def hide_proc() -> None:
-    """Cover ``/proc`` in the calling process's own mount namespace (made by :func:`private_scratch`, whose
-    capabilities it still holds) with a read-only tmpfs that shows only :data:`PROC_SHOWN` and the caller's own
+    """Cover ``/proc`` in the calling process's own mount namespace (made by :func:`private_scratch` or
+    :func:`cover_proc`, whose capabilities it still holds) with a read-only tmpfs that shows only :data:`PROC_SHOWN` and the caller's own
     :data:`judge.worker.landlock.OWN_PROC` entries, under its pid in its own PID namespace (``/proc/self`` leads
     there): no other process, and no id of a PID namespace above the worker's own (:mod:`judge.worker.pidns`).
     Landlock's one-thread check keeps a descriptor of the task listing from before
@@ -120,9 +124,14 @@ def works_in_child(scratch: str, uid: int | None = None) -> str | None:
     """Make a worker's private mounts over a new folder ``scratch`` as a forked worker does, in a PID namespace of
     its own with ``/proc`` covered, in a forked child; None when that works, else why not (the probe's question,
     below L2 and in bubblewrap's view)."""
+    def confined() -> int:
+        private_scratch(Path(scratch), b"", 1 << 20, uid)
+        hide_proc()
+        return 0
+
     def worker() -> int:
         libc.unshare(pidns.CLONE_NEWPID)
-        return libc.forked(lambda: (private_scratch(Path(scratch), b"", 1 << 20, uid), hide_proc(), 0)[-1])
+        return libc.forked(confined)
 
     os.mkdir(scratch)
     try:

@@ -289,6 +289,9 @@ def channels(device: str = "cpu") -> list[Layer]:
     pids = ([messages.say("channel_process_ids_namespace")] if found.private_mounts else [
         messages.say("channel_process_ids_open")]) + (
         [messages.say("channel_process_ids_bwrap")] if found.bwrap else [messages.say("channel_process_ids_fresh")])
+    inodes = ([messages.say("channel_inodes_filter")] if found.seccomp else []) + (
+        [messages.say("channel_inodes_proc")] if found.private_mounts else []) + (
+        [] if found.private_mounts and found.bwrap else [messages.say("channel_inodes_proc_open")])
     closed = {"channel_ipc": len(ipc_how) > bool(found.bwrap), "channel_folders": bool(found.landlock or
                                                                                    found.private_mounts),
               "channel_page_cache": False,  # a timing channel: open (docs/security.md)
@@ -299,9 +302,7 @@ def channels(device: str = "cpu") -> list[Layer]:
              ("channel_folders", folders), ("channel_scratch", [messages.say("channel_scratch_fresh")]),
              ("channel_descriptors", [messages.say("channel_descriptors_closed")]),
              ("channel_locks", [messages.say("channel_locks_filter")] if found.seccomp else []),
-             ("channel_inodes", [*([messages.say("channel_inodes_filter")] if found.seccomp else []), messages.say(
-                 "channel_inodes_proc" if found.private_mounts else "channel_inodes_proc_open"), *(
-                 [] if found.bwrap else [messages.say("channel_inodes_proc_open")])]),
+             ("channel_inodes", inodes),
              ("channel_mount_ids", [messages.say("channel_mount_ids_filter")] if found.seccomp else []),
              ("channel_page_cache", [*([messages.say("channel_page_cache_filter")] if found.seccomp else []),
                                      messages.say("channel_page_cache_open")]),
