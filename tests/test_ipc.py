@@ -293,6 +293,8 @@ def test_doctor_says_how_each_channel_is_closed(monkeypatch):
     """The IPC line follows the probes: with the namespaces off it names the filter alone."""
     found = probe.confinement()
     lines = {c.name: c for c in probe.channels()}
+    assert all(len(set(c.detail.split("; "))) == len(c.detail.split("; ")) for c in lines.values()), \
+        "a channel's line says one way twice"
     assert lines["System V IPC and POSIX message queues"].active == bool(found.ipc or found.seccomp)
     assert ("seccomp filter refuses every IPC call" in lines["System V IPC and POSIX message queues"].detail) \
         == found.seccomp
