@@ -168,7 +168,8 @@ def test_a_changed_problem_is_never_taken_from_a_pinned_calibration(tmp_path, mo
     problem = find_problem(SLUG)
     monkeypatch.setattr(calibrate, "_measure", lambda p, d, c: {c.id: 0.5 for c in p.cases})
     calibrate.reference_times(problem, "cpu")
-    monkeypatch.setattr(calibrate, "_content", lambda p, d: "edited-problem")
+    parts = calibrate._parts
+    monkeypatch.setattr(calibrate, "_parts", lambda p, d: [*parts(p, d), "an edited case"])
     monkeypatch.setattr(calibrate, "_measure", lambda p, d, c: {c.id: 0.25 for c in p.cases})
     assert set(calibrate.reference_times(problem, "cpu").values()) == {0.25}
     assert len(list(tmp_path.glob(f"{SLUG}-cpu-*.json"))) == 2
