@@ -45,6 +45,14 @@ class _MountAttr(ctypes.Structure):
                 ("userns_fd", ctypes.c_uint64)]
 
 
+def _set_attributes(path: str, attributes: int, propagation: int, recursive: int) -> None:
+    """``mount_setattr``: set ``attributes`` (``MOUNT_ATTR_*``) and ``propagation`` (``MS_PRIVATE``, or 0 to keep it)
+    on the mount at ``path``, and with ``recursive`` (``AT_RECURSIVE``) on every mount below it, at once."""
+    attr = _MountAttr(attributes, 0, propagation, 0)
+    libc.checked(libc.load().syscall(SYS_MOUNT_SETATTR, AT_FDCWD, path.encode(), recursive, ctypes.byref(attr),
+                                     ctypes.sizeof(attr)), f"mount_setattr {path}")
+
+
 def private_scratch(scratch: Path, solution: bytes, size: int, uid: int | None) -> None:
     """In the calling process (one thread, before its uid changes): a mount namespace of its own with every
     inherited mount read-only, and a ``size``-byte tmpfs over ``scratch`` holding ``solution.py``. A process
@@ -52,9 +60,7 @@ def private_scratch(scratch: Path, solution: bytes, size: int, uid: int | None) 
     own (:func:`judge.worker.libc.unshare`)."""
     c = libc.load()
     libc.unshare(CLONE_NEWNS)
-    attr = _MountAttr(MOUNT_ATTR_RDONLY, 0, MS_PRIVATE, 0)
-    libc.checked(c.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, b"/", AT_RECURSIVE, ctypes.byref(attr),
-                          ctypes.sizeof(attr)), "mount_setattr")
+    _set_attributes("/", MOUNT_ATTR_RDONLY, MS_PRIVATE, AT_RECURSIVE)
     owner = os.getuid() if uid is None else uid
     options = f"size={size},mode=0700,uid={owner},gid={owner}".encode()
     libc.checked(c.mount(b"tmpfs", str(scratch).encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options), "mount")
@@ -93,9 +99,7 @@ def hide_proc() -> None:
         for fd in shown.values():
             os.close(fd)
     os.symlink(os.path.basename(own), "/proc/self")
-    attr = _MountAttr(MOUNT_ATTR_RDONLY, 0, 0, 0)
-    libc.checked(c.syscall(SYS_MOUNT_SETATTR, AT_FDCWD, b"/proc", 0, ctypes.byref(attr), ctypes.sizeof(attr)),
-                 "mount_setattr /proc")
+    _set_attributes("/proc", MOUNT_ATTR_RDONLY, 0, 0)
 
 
 def cover_proc() -> None:
@@ -105,9 +109,7 @@ def cover_proc() -> None:
     lookup of a new entry in it (``/proc/self/fd/N``, ``/proc/self/task/TID``) takes an inode number from a
     counter the whole machine shares, which a red team moved in one worker and read back in the next (rt29q)."""
     libc.unshare(CLONE_NEWNS)
-    attr = _MountAttr(0, 0, MS_PRIVATE, 0)
-    libc.checked(libc.load().syscall(SYS_MOUNT_SETATTR, AT_FDCWD, b"/", AT_RECURSIVE, ctypes.byref(attr),
-                                     ctypes.sizeof(attr)), "mount_setattr")
+    _set_attributes("/", 0, MS_PRIVATE, AT_RECURSIVE)
     hide_proc()
 
 
