@@ -4,13 +4,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
 from tests.support.adversarial import calibrated_root, new_arena, remove_arena, xdist_group
-from tests.support.toy import MIXED_CASES, TOY_CASES, TOY_MEMORY_MB, build_toy
+from tests.support.toy import MIXED_CASES, TOY_CASES, TOY_MEMORY_MB, build_toy, keep_builds_in
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -34,14 +35,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+def _run_folder(tmp_path_factory) -> Path:
+    """A folder every pytest-xdist worker of this run shares: the parent of the workers' own base folders."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 @pytest.fixture(scope="session", autouse=True)
 def judge_home(tmp_path_factory) -> Iterator[Path]:
     """Every judge the tests start records its attempts here, never in the real user's history, and keeps its
-    calibrated reference times in a cache of the test session's own, never in the real user's cache."""
+    calibrated reference times in a cache of the test run's own, never in the real user's cache. The run's workers
+    share that cache (it is keyed by content and written atomically, as for judges side by side on one machine) and
+    the toys they build, so each calibration and each toy's ``judge gen`` is paid once per run."""
     home = tmp_path_factory.mktemp("judge-home")
+    shared = _run_folder(tmp_path_factory)
+    (shared / "judge-cache").mkdir(exist_ok=True)
+    (shared / "toys").mkdir(exist_ok=True)
+    keep_builds_in(shared / "toys")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("JUDGE_HOME", str(home))
-        patch.setenv("JUDGE_CACHE", str(tmp_path_factory.mktemp("judge-cache")))
+        patch.setenv("JUDGE_CACHE", str(shared / "judge-cache"))
         patch.delenv("JUDGE_LANG", raising=False)  # the suite's English is English whatever the developer reads
         yield home
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import re
 import shutil
@@ -41,8 +43,35 @@ MIXED_CASES = {**TOY_CASES, "hidden/03-gradients-only": {
 """the toy's cases and one that calls compute_gradient_stats alone: a method's failures can cost its cases only"""
 
 
+_KEPT: list[Path] = []
+"""the folder where built toys are kept for every pytest-xdist worker of the run, once set (:func:`keep_builds_in`)"""
+
+
+def keep_builds_in(folder: Path) -> None:
+    """Keep each toy built from now on in ``folder`` (shared by the run's workers), and copy it from there when
+    the same toy is asked for again: ``judge gen`` runs once per toy and run, not once per worker and fixture."""
+    _KEPT[:] = [folder]
+
+
 def build_toy(root: Path, cases: dict[str, dict], memory_mb: int, time_floor_s: float | None = None) -> Path:
-    """A copy of training-diagnostics in ``root`` with only ``cases`` and tighter limits, expected values generated."""
+    """A copy of training-diagnostics in ``root`` with only ``cases`` and tighter limits, expected values generated
+    (or copied from the same toy built earlier in this run, :func:`keep_builds_in`)."""
+    if not _KEPT:
+        return _build(root, cases, memory_mb, time_floor_s)
+    key = hashlib.sha256(json.dumps([cases, memory_mb, time_floor_s], sort_keys=True).encode()).hexdigest()[:16]
+    built = _KEPT[0] / key
+    with open(_KEPT[0] / f"{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one worker builds it, another waits and copies
+        if not (built / "built").exists():
+            shutil.rmtree(built, ignore_errors=True)
+            _build(built, cases, memory_mb, time_floor_s)
+            (built / "built").touch()
+    for folder in ("problems", "solutions"):
+        shutil.copytree(built / folder, root / folder)
+    return root
+
+
+def _build(root: Path, cases: dict[str, dict], memory_mb: int, time_floor_s: float | None) -> Path:
     package = root / "problems" / SLUG
     package.mkdir(parents=True)
     for name in ("starter.py", "statement.md.j2"):
