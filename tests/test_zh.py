@@ -149,6 +149,22 @@ def test_a_stored_reports_language_is_one_the_judge_speaks_or_english():
     assert messages.say_in("zh", "verdict_wrong_answer") in chinese and "a number passes" not in chinese
 
 
+def test_a_returned_value_shows_its_own_characters_and_nothing_that_acts_on_the_reader():
+    """What a call returned shows 均值 as itself in every format, not as ``\\u5747\\u503c`` (JSON's ASCII escapes);
+    a character that cannot be seen or acts on the reader is an escape still (the finalizer every value goes
+    through)."""
+    golden = json.loads((REPO / "tests" / "golden" / "wrong_answer.json").read_text(encoding="utf-8"))
+    call = golden["tests"][0]["extra_data"]["calls"][0]
+    call["got"] = [{"均值": 1.0, "a\u202eb\x1b[2J\x9b": 2.0}]  # one dict for two: the whole value is shown
+    call["failed_field"], call["differences"] = "length", [
+        {"field": "length", "got": 1, "expected": 2, "error": 1.0, "tolerance": None, "problem": "length"}]
+    for lang in ("en", "zh"):
+        for fmt in ("text", "markdown", "html"):
+            shown = render({**golden, "lang": lang}, fmt)
+            assert "均值" in shown and "\\u5747" not in shown, (lang, fmt)
+            assert not set("\u202e\x1b\x9b") & set(shown), (lang, fmt)
+
+
 @pytest.mark.parametrize("slug", [SLUG, "backprop-bug-finder"])  # the second's models are judge-built
 def test_judge_show_code_in_zh_comments_its_python_in_chinese(slug):
     """``judge show --code --lang zh``: the comments of the Python it prints (they were English) in Chinese, but for

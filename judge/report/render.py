@@ -50,7 +50,13 @@ def _number(value: Any) -> str:
     value = untag_nonfinite(value)  # a report's NaN and infinities are tagged (judge.report.build)
     if type(value) is float:
         return f"{value:.3e}" if value and (abs(value) < 1e-3 or abs(value) >= 1e7) else f"{value:.6g}"
-    return json.dumps(value) if not isinstance(value, str) else value
+    return _json(value) if not isinstance(value, str) else value
+
+
+def _json(value: Any) -> str:
+    """A value as JSON that shows every character as itself (a returned key 均值, not \\u5747\\u503c): what
+    cannot be seen or acts on the reader is escaped by the finalizer every ``{{ … }}`` goes through."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 def case_numbers(numbers: list[str]) -> str:
@@ -88,7 +94,7 @@ def environment(output: str, color: bool = False) -> jinja2.Environment:
     env.filters["num"] = _number
     env.filters["ljust"] = lambda v, n: str(v) + " " * (n - display_width(str(v)))  # by columns: 用例 takes 4
     env.filters["rjust"] = lambda v, n: " " * (n - display_width(str(v))) + str(v)
-    env.filters["json"] = lambda v: json.dumps(untag_nonfinite(v))
+    env.filters["json"] = lambda v: _json(untag_nonfinite(v))
     env.globals["verdict_css"] = verdict_css
     env.filters["ms"] = lambda s: f"{s * 1000:.1f} ms" if s is not None else "-"
     env.filters["mb"] = lambda m: f"{m:.0f} MB" if m is not None else "-"  # None: nothing was measured
