@@ -48,8 +48,9 @@ def check_output(fmt: str, data: bytes) -> None:
     if fmt == "json":
         json.dumps(json.loads(text), ensure_ascii=False).encode("utf-8")  # not even an escaped lone surrogate
         return
+    assert not CONTROL.search(text), CONTROL.search(text)
     if fmt == "text":
-        assert not CONTROL.search(text) and "<script>" in text
+        assert "<script>" in text
         return
     if fmt == "junit":
         check_junit(text)

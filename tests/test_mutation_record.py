@@ -5,7 +5,9 @@ step measures each again and compares, ``tests/test_mutate.py``)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -36,13 +38,13 @@ class Tally:
 
 @pytest.fixture()
 def copy(tmp_path, monkeypatch):
-    """The problem copied under ``tmp_path`` without its kept result, found there, with a cache of its own."""
+    """The problem copied under ``tmp_path`` without its kept result, found there. The cache is the run's own
+    (tests/conftest.py), so the copy's calibration, keyed by its content, is measured once for every test here."""
     shutil.copytree(REPO / "problems" / SLUG, tmp_path / "problems" / SLUG)
     (tmp_path / "problems" / SLUG / "mutation-cpu.json").unlink(missing_ok=True)
     (tmp_path / "solutions").mkdir()
     shutil.copy(REPO / "solutions" / f"{SLUG}.py", tmp_path / "solutions")
     monkeypatch.setenv("JUDGE_PROBLEMS", str(tmp_path / "problems"))
-    monkeypatch.setenv("JUDGE_CACHE", str(tmp_path / "cache"))
     return tmp_path
 
 
@@ -82,7 +84,7 @@ def test_the_record_is_the_package_s_and_one_that_cannot_be_read_is_measured_aga
     data = json.loads(kept.read_text())
     assert data["events"] == [list(e) for e in first] and data["measured_on"] == record.machine()
     assert set(data["statuses"].values()) <= {"killed", "equivalent"} and data["statuses"]
-    assert not (copy / "cache" / "mutation").exists()
+    assert not (Path(os.environ["JUDGE_CACHE"]) / "mutation").exists(), "the record is the package's, not the cache's"
     for broken in ("{not json", json.dumps([["log", "x"]]), json.dumps({**data, "events": [["shout", "x"]]}),
                    json.dumps({**data, "statuses": ["killed"]}), json.dumps({**data, "key": "0" * 32})):
         kept.write_text(broken)

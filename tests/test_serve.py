@@ -24,6 +24,7 @@ from tests.support.cli import REFERENCE_SOURCE, REPO, SLUG, default_sigint, judg
 from tests.support.toy import build_toy
 from tests.support.adversarial import ADVERSARIAL_CASES
 from tests.support.cases import BAD_CASES
+from tests.support.readers import CONTROL
 
 ADVERSARIAL = REPO / "tests" / "adversarial"
 
@@ -195,6 +196,17 @@ def test_a_hostile_submission_gets_the_same_verdict_as_judge_submit(site, root, 
     assert served["verdict"] == cli["verdict"] != "accepted"
     assert [t["extra_data"]["verdict"] for t in served["tests"]] == [t["extra_data"]["verdict"] for t in cli["tests"]]
     assert site.judge(SLUG, "run", REFERENCE_SOURCE)[-1]["verdict"] == "accepted"  # the site still judges
+
+
+def test_the_streamed_report_shows_no_character_that_acts_on_the_reader(site):
+    """The page writes the ``done`` event's report into the result pane as text: every string in it is shown as a
+    report file shows it, with direction overrides, control bytes and zero-width characters as escapes (the raw
+    report went out before: a returned right-to-left override reordered the page's text, red team rt33e)."""
+    events = site.judge(SLUG, "run", _attack("100"))
+    done = events[-1]
+    assert done["type"] == "done" and done["verdict"] == "wrong_answer"
+    streamed = json.dumps(done["report"], ensure_ascii=False)
+    assert "\\u202e" in streamed and not CONTROL.search(streamed), CONTROL.search(streamed)
 
 
 def test_serve_refuses_a_folder_that_judge_grade_did_not_write(tmp_path):

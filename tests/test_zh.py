@@ -155,14 +155,14 @@ def test_a_returned_value_shows_its_own_characters_and_nothing_that_acts_on_the_
     through)."""
     golden = json.loads((REPO / "tests" / "golden" / "wrong_answer.json").read_text(encoding="utf-8"))
     call = golden["tests"][0]["extra_data"]["calls"][0]
-    call["got"] = [{"均值": 1.0, "a\u202eb\x1b[2J\x9b": 2.0}]  # one dict for two: the whole value is shown
+    call["got"] = [{"均值": 1.0, "a\u202eb\x1b[2J\x9b\u061c\u200b\ufeff\U000e0041": 2.0}]  # one dict for two: shown whole
     call["failed_field"], call["differences"] = "length", [
         {"field": "length", "got": 1, "expected": 2, "error": 1.0, "tolerance": None, "problem": "length"}]
     for lang in ("en", "zh"):
         for fmt in ("text", "markdown", "html"):
             shown = render({**golden, "lang": lang}, fmt)
             assert "均值" in shown and "\\u5747" not in shown, (lang, fmt)
-            assert not set("\u202e\x1b\x9b") & set(shown), (lang, fmt)
+            assert not set("\u202e\x1b\x9b\u061c\u200b\ufeff\U000e0041") & set(shown), (lang, fmt)
 
 
 @pytest.mark.parametrize("slug", [SLUG, "backprop-bug-finder"])  # the second's models are judge-built

@@ -5,10 +5,10 @@ dict key) and whatever a class folder is named reaches people through these form
 one guarantee for one kind of output, for *every* string, so a renderer never has to think about it:
 
 :func:`visible`     any output: characters a reader cannot see or that act on the reader (terminal control bytes,
-                    ``\\r``, bidirectional overrides, lone surrogates, characters XML forbids) become visible
-                    escapes such as ``\\x1b``; a lone surrogate that stands for a byte of a file name
-                    (``surrogateescape``) shows as that byte, ``\\xff``. The result always encodes as UTF-8 and
-                    holds only characters XML 1.0 allows. Newlines and tabs stay.
+                    ``\\r``, bidirectional controls, zero-width characters, lone surrogates, characters XML
+                    forbids) become visible escapes such as ``\\x1b``; a lone surrogate that stands for a byte
+                    of a file name (``surrogateescape``) shows as that byte, ``\\xff``. The result always encodes
+                    as UTF-8 and holds only characters XML 1.0 allows. Newlines and tabs stay.
 :func:`inline`      as :func:`visible`, and newlines and tabs are escaped too: for one-line places (a table cell,
                     a file or student name, an attribute), where a newline could start a line of its own.
 :func:`displayable` a copy of a report in which every string is :func:`inline`, except the multi-line texts of
@@ -29,9 +29,13 @@ import re
 from typing import Any, Callable
 from urllib.parse import quote
 
-_ALWAYS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufffe\uffff\ud800-\udfff"
-"""C0 controls but tab and newline, DEL, C1 controls, direction marks and overrides, line and paragraph
-separators, the two noncharacters XML forbids, and surrogates (only lone ones can occur in a ``str``)"""
+_ALWAYS = ("\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u061c\u2028\u2029\u202a-\u202e\u2066-\u2069\ufffe\uffff"
+           "\ud800-\udfff\u00ad\u180e\u200b\u2060-\u2064\ufeff\U000e0000-\U000e007f")
+"""C0 controls but tab and newline, DEL, C1 controls, direction marks (the Arabic letter mark too) and overrides,
+line and paragraph separators, the two noncharacters XML forbids, surrogates (only lone ones can occur in a
+``str``), and characters with no width of their own that make two different values look the same (soft hyphen,
+Mongolian vowel separator, zero-width space, word joiner and invisible operators, byte order mark, tag
+characters). The zero-width joiner and non-joiner stay: scripts and emoji need them."""
 _HIDDEN = re.compile(f"[{_ALWAYS}]")
 _HIDDEN_OR_BREAK = re.compile(f"[{_ALWAYS}\t\n]")
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
@@ -47,7 +51,7 @@ def _escape(match: re.Match[str]) -> str:
         return _NAMED[ch]
     if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8, as os.fsdecode keeps it in a file name
         return f"\\x{code - 0xDC00:02x}"
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def visible(text: str) -> str:

@@ -29,6 +29,7 @@ from judge.package.cases import load_own_case
 from judge.package.problem import Problem
 from judge.pipeline import Judge, Submitted, judge_guarded
 from judge.practice.history import record_report
+from judge.report import escape
 from judge.report.render import html_fragment
 from judge.serve import store
 from judge.serve.stopping import Stop, Stopped
@@ -200,7 +201,7 @@ class Judging:
             attempt, warning = record_report(report, lambda a: store.keep_attempt(a, report, code), code)
         return {"type": "done", "verdict": report["verdict"], "passed": report["passed"], "total": report["total"],
                 "attempt": store.attempt_key(attempt) if attempt else None, "warning": warning,
-                "html": html_fragment(report), "report": report}
+                "html": html_fragment(report), "report": escape.displayable(report)}
 
 
 def check_case(problem: Problem, text: str) -> None:

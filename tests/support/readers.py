@@ -149,8 +149,11 @@ def read_csv(document: str) -> list[list[str]]:
     return list(csv.reader(io.StringIO(document, newline="")))
 
 
-CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-"""what must never reach a terminal or a file from a submission: control bytes, overrides, lone surrogates"""
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+                     "\u200e\u200f\u061c\u00ad\u180e\u200b\u2060-\u2064\ufeff\U000e0000-\U000e007f]")
+"""what must never reach a terminal or a file from a submission: control bytes, direction marks and overrides,
+lone surrogates, and characters without width that make two values look alike (zero-width space, word joiner,
+byte order mark, tag characters)"""
 
 
 INJECTED_TAGS = frozenset({"script", "img", "form", "input", "button", "svg", "base", "iframe", "object", "embed",
