@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.package.kinds.base import LAYERS, Checker, LayerKind, literal
-from judge.package.kinds.layers import (bias_argument, describe_parts, draw_part, has_bias, part_code,
+from judge.package.kinds.layers import (bias_argument, describe_parts, draw_part, filled, has_bias, part_code,
                                         validate_weight_and_bias)
 from judge.package.kinds.lazy import nn, torch
 
@@ -71,10 +71,8 @@ class Conv2d(LayerKind):
 
     def build(self, spec: dict[str, Any], gen: torch.Generator) -> nn.Module:
         c_in, c_out, k, stride, padding = self._arguments(spec)
-        layer = nn.utils.skip_init(nn.Conv2d, c_in, c_out, k, stride=stride, padding=padding, bias=has_bias(spec))
-        for part, shape in self.parameters(spec):
-            setattr(layer, part, nn.Parameter(draw_part(spec, part, shape, gen, self.fans(spec))))
-        return layer
+        parts = {part: draw_part(spec, part, shape, gen, self.fans(spec)) for part, shape in self.parameters(spec)}
+        return filled(nn.Conv2d, parts, c_in, c_out, k, stride=stride, padding=padding, bias=has_bias(spec))
 
     def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
         return f"{self._call(spec)}; {describe_parts(spec, ('weight', 'bias'), lang=lang)})"
