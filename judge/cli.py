@@ -9,6 +9,7 @@ error, 130 interrupted).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from judge import argwords, doctor, messages
@@ -18,12 +19,25 @@ from judge.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, JudgeError
 from judge.grading import commands as grading
 from judge.platforms import commands as platforms
 from judge.practice import commands as practice
-from judge.report.escape import visible
+from judge.report.escape import inline, visible
 from judge.serve import commands as serve
 from judge.settings import LANG
 
 WINGS = (practice, serve, author, grading, platforms, doctor)
 """whose commands ``judge`` has, in the order ``judge --help`` lists them"""
+
+
+OUTPUT_FIELDS = frozenset({"tail"})
+"""message fields that are a program's output (``rerun_failed``'s last lines), shown over their lines"""
+
+
+def said(exc: JudgeError, lang: str) -> str:
+    """``exc``'s message in ``lang``, safe for a terminal. Its fields are data (a file, folder or student name
+    of any bytes): each is shown on one line (:func:`judge.report.escape.inline`), so a newline in a name cannot
+    start a line that reads as the judge's own."""
+    fields = {name: inline(os.fspath(value)) if isinstance(value, (str, os.PathLike)) and name not in OUTPUT_FIELDS
+              else value for name, value in exc.fields.items()}
+    return visible(messages.say_in(lang, exc.key, **fields))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.handler(args)
     except JudgeError as exc:  # its fields can be file names of any bytes: shown, never acted on by the terminal
-        print(f"judge: {visible(exc.said_in(lang))}", file=sys.stderr)
+        print(f"judge: {said(exc, lang)}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print(f"judge: {messages.say_in(lang, 'interrupted')}", file=sys.stderr)

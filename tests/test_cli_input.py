@@ -28,6 +28,12 @@ def test_missing_file(toy_root, tmp_path):
     assert "no such file" in line
 
 
+def test_a_name_that_holds_a_newline_stays_on_its_one_line(toy_root, tmp_path):
+    forged = tmp_path / "nope\njudge: accepted (every case passed)\r.py"
+    line = _one_clear_line(run_judge(["submit", SLUG, str(forged)], toy_root))
+    assert "no such file" in line and "nope\\njudge: accepted (every case passed)\\r.py" in line
+
+
 def test_directory(toy_root, tmp_path):
     assert "is a directory" in _one_clear_line(run_judge(["submit", SLUG, str(tmp_path)], toy_root))
 

@@ -16,6 +16,7 @@ import functools
 import json
 import os
 import re
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -38,8 +39,8 @@ from judge.report.escape import (csv_cell, inline, markdown_code, markdown_fence
                                   visible)
 from judge.report.render import html_fragment, render
 from tests.support.cli import REPO, SLUG
-from tests.support.readers import (CONTROL, Markup, check_junit, names, read_csv, read_html, read_junit, read_markdown,
-                           read_xml, texts, xml_shape, xml_text)
+from tests.support.readers import (CONTROL, KEPT, Markup, check_junit, names, read_csv, read_html, read_junit,
+                                   read_markdown, read_xml, texts, xml_shape, xml_text)
 
 PROBLEM = load_problem(REPO / "problems" / SLUG)
 SAMPLE, HIDDEN = PROBLEM.samples[0], PROBLEM.cases[-1]
@@ -270,6 +271,14 @@ def test_visible_text_holds_only_what_xml_allows_and_a_terminal_shows(text):
         assert not re.search("[\ufffe\uffff]", shown_text)
         shown_text.encode("utf-8")
     assert "\n" not in inline(text) and visible(visible(text)) == visible(text)
+
+
+def test_every_character_unicode_calls_invisible_or_acting_is_escaped_and_joiners_stay():
+    """Against Unicode's own properties (readers.CONTROL), every code point: a list in the judge can fall behind."""
+    acting = [chr(c) for c in range(sys.maxunicode + 1) if CONTROL.match(chr(c))]
+    assert len(acting) > 4000  # the tag and variation selector blocks alone
+    assert [hex(ord(ch)) for ch in acting if visible(ch) == ch or inline(ch) == ch] == []
+    assert all(visible(ch) == ch for ch in KEPT)
 
 
 ESCAPES = [

@@ -26,6 +26,7 @@ from judge.platforms.autograde import locate
 from judge.platforms.config import Export, Exported, case_points, samples_only
 from tests.support.cli import REFERENCE_SOURCE, SLUG, judge_env, run_judge
 from tests.support.platforms import ONE_HIDDEN_WRONG, archive_text, autograde, submit, valid
+from tests.support.readers import CONTROL
 
 def export(toy_root: Path, tmp_path: Path, platform: str, *options: str) -> Path:
     """The exported files, unpacked into a folder (Gradescope's zip) or as written (PrairieLearn's grader)."""
@@ -287,6 +288,10 @@ def test_prairielearn_results(toy_root, tmp_path):
     (root / "student" / "solution.py").write_text("class Solution:\n    def broken(self:\n")
     broken = valid(autograde(toy_root, grader, root, "prairielearn"), "prairielearn-results")
     assert broken["gradable"] is False and broken["format_errors"][0].startswith("SyntaxError")
+    (root / "student" / "solution.py").write_text('raise RuntimeError("no\\r\\x1b[2J\\u202e\\u034f\\ufe00 solution")\n')
+    failed = valid(autograde(toy_root, grader, root, "prairielearn"), "prairielearn-results")
+    shown = failed["format_errors"][0]
+    assert failed["gradable"] is False and shown.startswith("RuntimeError: no") and not CONTROL.search(shown)
 
 
 def test_an_autograder_of_several_problems_wants_one_named_file_each(toy_root, tmp_path):

@@ -18,6 +18,7 @@ from typing import Any
 
 from judge import messages
 from judge.platforms.config import Exported, case_points, samples_only
+from judge.report.escape import visible
 from judge.report.render import render
 
 LIMIT_BYTES = 1_000_000
@@ -36,8 +37,10 @@ def _never_compiled(report: dict[str, Any]) -> bool:
 
 
 def _reason(report: dict[str, Any]) -> str:
+    """Why the submission never compiled, as PrairieLearn shows a format error: the exception's message is the
+    submission's own text, so what acts on a reader is escaped (:func:`judge.report.escape.visible`)."""
     error = report["judge"].get("startup_error") or {}
-    return f"{error.get('exc', 'compile_error')}: {error.get('msg', report['output'])}"
+    return visible(f"{error.get('exc', 'compile_error')}: {error.get('msg', report['output'])}")
 
 
 def results(exported: Exported, report: dict[str, Any]) -> dict[str, Any]:
@@ -58,7 +61,7 @@ def results(exported: Exported, report: dict[str, Any]) -> dict[str, Any]:
         found["format_errors"] = [_reason(report)]
     if report["verdict"] == "internal_error":  # the judge's fault: the attempt must not count
         found.update(gradable=False, message=messages.say("prairielearn_internal"),
-                     format_errors=[report["judge"]["judge_error"] or report["output"]])
+                     format_errors=[visible(report["judge"]["judge_error"] or report["output"])])
     return _within_limit(found)
 
 

@@ -29,13 +29,19 @@ import re
 from typing import Any, Callable
 from urllib.parse import quote
 
-_ALWAYS = ("\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u061c\u2028\u2029\u202a-\u202e\u2066-\u2069\ufffe\uffff"
-           "\ud800-\udfff\u00ad\u180e\u200b\u2060-\u2064\ufeff\U000e0000-\U000e007f")
-"""C0 controls but tab and newline, DEL, C1 controls, direction marks (the Arabic letter mark too) and overrides,
-line and paragraph separators, the two noncharacters XML forbids, surrogates (only lone ones can occur in a
-``str``), and characters with no width of their own that make two different values look the same (soft hyphen,
-Mongolian vowel separator, zero-width space, word joiner and invisible operators, byte order mark, tag
-characters). The zero-width joiner and non-joiner stay: scripts and emoji need them."""
+_ALWAYS = ("\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff"
+           "\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5"
+           "\u180b-\u180f\u200b\u200e\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0d\ufeff\uffa0"
+           "\ufff0-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+           "\U000e0000-\U000e0fff")
+"""C0 controls but tab and newline, DEL, C1 controls, line and paragraph separators, the two noncharacters XML
+forbids, surrogates (only lone ones can occur in a ``str``); then every format character (Unicode's category Cf:
+direction marks and overrides, the Arabic letter mark, zero-width space, word joiner and invisible operators, byte
+order mark, tag characters, interlinear annotation marks...) and every default-ignorable code point (Unicode's
+``Default_Ignorable_Code_Point``: the combining grapheme joiner, Hangul fillers, Khmer inherent vowels, Mongolian
+free variation selectors, variation selectors...): characters a renderer draws as nothing, which make two different
+values look the same or reorder what is around them. Kept: the zero-width joiner and non-joiner, and the text and
+emoji presentation selectors U+FE0E and U+FE0F, which scripts and emoji need."""
 _HIDDEN = re.compile(f"[{_ALWAYS}]")
 _HIDDEN_OR_BREAK = re.compile(f"[{_ALWAYS}\t\n]")
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}

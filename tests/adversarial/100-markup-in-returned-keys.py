@@ -6,7 +6,7 @@
 
 HOSTILE = ('<script>alert(1)</script><img src=x onerror=alert(2)>'
            '<meta http-equiv="refresh" content="0;url=https://evil.example/"> ]]> ``` | \x1b[31mRED \r\x07 \ud800'
-           ' \u202e\u061c1, 2\u200b\ufeff\U000e0041'
+           ' \u202e\u061c1, 2\u200b\ufeff\U000e0041 3\u034f\ufe00\u3164\ufff9\U000e01004'
            '</failure></testcase><testcase name="forged"/>')
 
 

@@ -11,6 +11,8 @@ import csv
 import io
 import os
 import re
+import sys
+import unicodedata
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -149,11 +151,22 @@ def read_csv(document: str) -> list[list[str]]:
     return list(csv.reader(io.StringIO(document, newline="")))
 
 
-CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
-                     "\u200e\u200f\u061c\u00ad\u180e\u200b\u2060-\u2064\ufeff\U000e0000-\U000e007f]")
-"""what must never reach a terminal or a file from a submission: control bytes, direction marks and overrides,
-lone surrogates, and characters without width that make two values look alike (zero-width space, word joiner,
-byte order mark, tag characters)"""
+DEFAULT_IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+                     (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+                     (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+                     (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+"""Unicode's ``Default_Ignorable_Code_Point`` (DerivedCoreProperties.txt, Unicode 15.1), as ranges: what a
+renderer draws as nothing"""
+KEPT = frozenset("\u200c\u200d\ufe0e\ufe0f")
+"""invisible characters text needs: the zero-width non-joiner and joiner, the text and emoji presentation
+selectors"""
+_ACTING = {chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) in ("Cc", "Cf", "Cs", "Zl", "Zp")}
+_ACTING |= {chr(c) for low, high in DEFAULT_IGNORABLE for c in range(low, high + 1)}
+CONTROL = re.compile(f"[{re.escape(''.join(sorted(_ACTING - KEPT - set(chr(9) + chr(10)))))}]")
+"""what must never reach a terminal or a file from a submission, by Unicode's own properties (not the judge's
+list): controls but tab and newline, every format character (direction marks and overrides, zero-width space,
+tag characters...), lone surrogates, line and paragraph separators, and every default-ignorable code point but
+the four of :data:`KEPT`"""
 
 
 INJECTED_TAGS = frozenset({"script", "img", "form", "input", "button", "svg", "base", "iframe", "object", "embed",
