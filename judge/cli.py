@@ -9,7 +9,6 @@ error, 130 interrupted).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from judge import argwords, doctor, messages
@@ -19,7 +18,8 @@ from judge.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, JudgeError
 from judge.grading import commands as grading
 from judge.platforms import commands as platforms
 from judge.practice import commands as practice
-from judge.report.escape import inline, visible
+from judge.command import line, said
+from judge.report.escape import visible
 from judge.serve import commands as serve
 from judge.settings import LANG
 
@@ -27,23 +27,10 @@ WINGS = (practice, serve, author, grading, platforms, doctor)
 """whose commands ``judge`` has, in the order ``judge --help`` lists them"""
 
 
-OUTPUT_FIELDS = frozenset({"tail"})
-"""message fields that are a program's output (``rerun_failed``'s last lines), shown over their lines"""
-
-
-def said(exc: JudgeError, lang: str) -> str:
-    """``exc``'s message in ``lang``, safe for a terminal. Its fields are data (a file, folder or student name
-    of any bytes): each is shown on one line (:func:`judge.report.escape.inline`), so a newline in a name cannot
-    start a line that reads as the judge's own."""
-    fields = {name: inline(os.fspath(value)) if isinstance(value, (str, os.PathLike)) and name not in OUTPUT_FIELDS
-              else value for name, value in exc.fields.items()}
-    return visible(messages.say_in(lang, exc.key, **fields))
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line and exit 2, like every other bad input
         command = f"judge {self.prog.split()[-1]}" if " " in self.prog else "judge"
-        said = messages.say_in(argwords.language(), "usage_error", message=message, command=command)
+        said = line(argwords.language(), "usage_error", message=message, command=command)
         self.exit(EXIT_USAGE, f"judge: {said}\n")
 
 

@@ -10,16 +10,35 @@ imports what is heavy when it runs, so that ``judge --help`` stays quick.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable
 
 from judge import argwords, messages
-from judge.errors import BadInput
+from judge.errors import BadInput, JudgeError
+from judge.report.escape import inline, visible
 from judge.settings import LANG
 from judge.system_words import os_reason
 
 Handler = Callable[[argparse.Namespace], int]
+OUTPUT_FIELDS = frozenset({"tail"})
+"""message fields that are a program's output (``rerun_failed``'s last lines), shown over their lines"""
+
+
+def line(lang: str, key: str, /, **fields: Any) -> str:
+    """Message ``key`` in ``lang``, safe for a terminal: its fields are data (a file, folder, student or case name
+    of any bytes), each shown on one line (:func:`judge.report.escape.inline`), so a newline in a name cannot start
+    a line that reads as the judge's own, and a byte that is not UTF-8 shows as ``\\xff`` (never an encoding
+    error on a strict terminal). Every line a command prints is made here."""
+    shown = {name: inline(os.fspath(value)) if isinstance(value, (str, os.PathLike)) and name not in OUTPUT_FIELDS
+             else value for name, value in fields.items()}
+    return visible(messages.say_in(lang, key, **shown))
+
+
+def said(exc: JudgeError, lang: str) -> str:
+    """What ``exc`` says, in ``lang``, as :func:`line` shows it."""
+    return line(lang, exc.key, **exc.fields)
 
 
 def add_command(sub: Any, name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:

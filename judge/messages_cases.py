@@ -26,6 +26,7 @@ EXPECTED: dict[str, str] = {
     "expect_defined_object": "a defined object, not {arg}",
     "expect_by_device": "an object keyed by device", "expect_object": "an object",
     "expect_outputs": "a list of values, one per call", "expect_string": "a string",
+    "expect_case_file_name": "a file name of letters, digits, '.', '_' and '-' that ends in .json (e.g. 01-small.json)",
     "expect_translations": 'an object like {{"zh": {{"title": "..."}}}}',
     "expect_translation": 'an object with a "title"',
     "expect_mistakes": 'a list of {{"pitfall", "call", "output"}} objects',

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from tests.support.cli import REFERENCE_SOURCE, SLUG, run_judge
+from tests.support.readers import CONTROL
 
 
 def _one_clear_line(result) -> str:
@@ -32,6 +33,19 @@ def test_a_name_that_holds_a_newline_stays_on_its_one_line(toy_root, tmp_path):
     forged = tmp_path / "nope\njudge: accepted (every case passed)\r.py"
     line = _one_clear_line(run_judge(["submit", SLUG, str(forged)], toy_root))
     assert "no such file" in line and "nope\\njudge: accepted (every case passed)\\r.py" in line
+
+
+def test_a_name_on_a_success_line_stays_on_its_line(toy_root, tmp_path):
+    forged = tmp_path / "mine\njudge: accepted\x1b[2J.py"
+    result = run_judge(["start", SLUG, str(forged)], toy_root)
+    assert result.returncode == 0 and forged.is_file(), result.stderr
+    assert "mine\\njudge: accepted\\x1b[2J.py" in result.stdout and not CONTROL.search(result.stdout.replace("\n", ""))
+    assert not any(line.startswith("judge: accepted") for line in result.stdout.splitlines())
+
+
+def test_a_usage_error_shows_the_argument_as_data(toy_root):
+    line = _one_clear_line(run_judge(["list", "--no-such-option", "x\njudge: accepted\x1b[2J"], toy_root))
+    assert "x\\njudge: accepted\\x1b[2J" in line and not CONTROL.search(line)
 
 
 def test_directory(toy_root, tmp_path):
@@ -86,6 +100,17 @@ def test_malformed_case_file_names_file_and_field(toy_root, tmp_path, write_subm
     case.write_text("{ not json")
     assert "01-six.json" in _one_clear_line(run_judge(["submit", SLUG, str(write_submission(REFERENCE_SOURCE))],
                                                       broken))
+
+
+def test_a_case_file_named_with_what_a_terminal_acts_on_is_refused(toy_root, tmp_path, write_submission):
+    import shutil
+
+    broken = tmp_path / "broken"
+    shutil.copytree(toy_root, broken)
+    hidden = broken / "problems" / SLUG / "cases" / "hidden"
+    (hidden / "01-six.json").rename(hidden / "01\nok  hidden-99\x1b[2J.json")
+    line = _one_clear_line(run_judge(["submit", SLUG, str(write_submission(REFERENCE_SOURCE))], broken))
+    assert "01\\nok  hidden-99\\x1b[2J.json" in line and "letters, digits" in line and not CONTROL.search(line)
 
 
 def test_output_file_and_formats(toy_root, write_submission, tmp_path):

@@ -150,6 +150,26 @@ for attack in (lambda: open({str(target)!r}, "w").write(FORGED),
     assert (root / "results").stat().st_mode & 0o777 == 0o755
 
 
+def test_a_students_file_name_is_data_in_the_autograders_log_even_on_a_strict_terminal(toy_root, gradescope_export,
+                                                                                       tmp_path):
+    """Gradescope students name their own files: a name that is not UTF-8 and holds a newline and terminal escapes
+    neither forges a line of the instructor's log nor fails the judge on a strict UTF-8 stdout."""
+    root = tmp_path / "autograder"
+    (root / "submission").mkdir(parents=True)
+    name = b"sol\nwrote results (score 99.0)\x1b[2J\x1b]0;pwn\x07\xff.py"
+    (root / "submission" / os.fsdecode(name)).write_text(REFERENCE_SOURCE)
+    env = {**judge_env(toy_root), "PYTHONIOENCODING": "utf-8:strict"}
+    result = subprocess.run([sys.executable, "-m", "judge", "autograde", "gradescope", "--config",
+                             str(gradescope_export / "export.json"), "--root", str(root)],
+                            capture_output=True, env=env, timeout=300)
+    log = result.stdout.decode("utf-8")  # strict: the log itself is valid UTF-8
+    assert result.returncode == 0, log + result.stderr.decode("utf-8", "replace")
+    assert not CONTROL.search(log.replace("\n", "")) and "\\xff" in log
+    assert not any(line.startswith("wrote results (score 99") for line in log.splitlines())
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == sum(t["max_score"] for t in results["tests"]) > 0
+
+
 def test_a_killed_autograder_leaves_valid_results_that_say_so(toy_root, gradescope_export, tmp_path):
     slow = REFERENCE_SOURCE + '''
 

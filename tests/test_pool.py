@@ -25,6 +25,31 @@ def test_no_module_but_the_pool_starts_a_fork_server():
     assert starting == [POOL_MODULE]
 
 
+GUARDED_ONLY = {"judge", "unjudgeable", "judge_cases"}
+"""what judges a submission without the guard (Judge's own methods, and the session's case loop)"""
+UNGUARDED_CALLERS = {("judge/pipeline.py", "judge.judge"), ("judge/pipeline.py", "judge.unjudgeable"),
+                     ("judge/pipeline.py", "judge_cases"), ("judge/judging/calibrate.py", "judge_cases"),
+                     ("judge/practice/watch.py", "watcher.judge")}
+"""the guard itself, the calibration of the reference (no submission), and the watcher's own ``judge``, which is
+``judge_guarded`` (checked below)"""
+
+
+def _called(node: ast.Call) -> str | None:
+    return getattr(node.func, "id", getattr(node.func, "attr", None))
+
+
+def test_every_front_end_judges_through_judge_guarded():
+    calls = set()
+    for path in sorted((REPO / "judge").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and _called(node) in GUARDED_ONLY:
+                calls.add((str(path.relative_to(REPO)), ast.unparse(node.func)))
+    assert calls == UNGUARDED_CALLERS
+    watcher = ast.parse((REPO / "judge/practice/watch.py").read_text(encoding="utf-8"))
+    method = next(n for n in ast.walk(watcher) if isinstance(n, ast.FunctionDef) and n.name == "judge")
+    assert [ast.unparse(n.func) for n in ast.walk(method) if isinstance(n, ast.Call)] == ["judge_guarded"]
+
+
 def _kill_server(pool: WorkerPool) -> None:
     """As a submission that kills the warm process would, and wait until it has gone."""
     server = pool._server

@@ -81,6 +81,22 @@ def _raw_get(site: Client, path: str) -> tuple[int, dict[str, str]]:
         connection.close()
 
 
+WALL = {"default-src": {"'self'"}, "script-src": {"'self'"}, "object-src": {"'none'"}, "base-uri": {"'none'"},
+        "form-action": {"'self'"}, "frame-ancestors": {"'none'"}}
+"""the content-security policy's directives that keep injected markup from running a script, loading or sending
+anything elsewhere, re-basing links or being framed (docs/reports.md): each exactly so, nothing looser"""
+
+
+@pytest.mark.parametrize("path", ["/", f"/problems/{SLUG}", "/api/problems", "/no/such/page",
+                                  "/static/vendor/codemirror/codemirror.js"])
+def test_every_response_carries_the_second_wall(site, path):
+    for status, headers in (_raw_get(site, path), _raw_get(site, f"{path}?key=wrong")):
+        directives = {d.split()[0]: set(d.split()[1:]) for d in headers["content-security-policy"].split(";")
+                      if d.strip()}
+        assert {name: directives.get(name) for name in WALL} == WALL, (path, status)
+        assert headers["x-frame-options"] == "DENY" and headers["x-content-type-options"] == "nosniff", path
+
+
 def test_a_state_changing_request_without_the_key_is_refused_and_changes_nothing(site):
     path = f"/api/problems/{SLUG}/code"
     assert site.request("POST", path, {"code": "# mine\n"})[0] == 200

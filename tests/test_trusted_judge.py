@@ -122,6 +122,10 @@ STOPPED = {
         "import threading, time\n        ts = [threading.Thread(target=time.sleep, args=(0.01,)) for _ in range(300)]"
         "\n        [t.start() for t in ts]; [t.join() for t in ts]"),
     "virtual memory reserved": _with_first_line("buffer = torch.empty(1_000_000_000)"),
+    "a folder listed outside": _with_first_line("import os; os.listdir('/etc')"),
+    "a socket opened": _with_first_line("import socket; socket.socket().close()"),
+    "one thread started": _with_first_line(
+        "import threading; t = threading.Thread(target=len, args=((),)); t.start(); t.join()"),
 }
 """what a confined worker stops (a limit, the sandbox) and the fast path does not: never decided there"""
 

@@ -11,9 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from judge import messages
-from judge.command import add_command, positive, write_output
-from judge.errors import EXIT_NOT_ACCEPTED, EXIT_OK, BadInput
+from judge.command import add_command, line, positive, write_output
+from judge.errors import EXIT_NOT_ACCEPTED, EXIT_OK
 from judge.machine import usable_cores
 from judge.package.problem import find_problem, unknown_problem
 from judge.report.render import use_color
@@ -31,10 +30,10 @@ def cmd_new(args: argparse.Namespace) -> int:
     from judge.author.scaffold import is_found, scaffold
 
     package, reference = scaffold(args.slug)
-    print(messages.say("new_written", package=package, reference=reference))
+    print(line("en", "new_written", package=package, reference=reference))
     if not is_found(package):
-        print(messages.say("new_set_root", root=package.parent, sep=os.pathsep))
-    print(messages.say("new_next", reference=reference, cases=package / "cases", slug=args.slug))
+        print(line("en", "new_set_root", root=package.parent, sep=os.pathsep))
+    print(line("en", "new_next", reference=reference, cases=package / "cases", slug=args.slug))
     return EXIT_OK
 
 

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from judge import messages
-from judge.command import add_command, add_lang, positive
+from judge.command import add_command, add_lang, line, positive
 from judge.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, BadInput
 from judge.machine import usable_cores
 from judge.package.problem import find_problem
-from judge.report.escape import inline, visible
+from judge.report.escape import inline
 
 if TYPE_CHECKING:
     from judge.grading.run import Figures
@@ -30,8 +30,8 @@ def _print_class(summary: ClassSummary, index: Path, lang: str) -> None:
     if summary.skipped:
         count = len(summary.skipped)
         names = ", ".join(inline(s.entry) for s in summary.skipped[:5]) + (", …" if count > 5 else "")
-        print(messages.say_in(lang, "grade_skipped_one" if count == 1 else "grade_skipped", count=count, names=names))
-    print(visible(messages.say_in(lang, "grade_outputs", index=index)))
+        print(line(lang, "grade_skipped_one" if count == 1 else "grade_skipped", count=count, names=names))
+    print(line(lang, "grade_outputs", index=index))
 
 
 def _figures(args: argparse.Namespace) -> Figures:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,18 @@ def _call(check: Checker, spec: Any, where: str, objects: dict[str, Any], method
     for i, arg in enumerate(args):
         if isinstance(arg, str) and arg.startswith("$") and arg[1:] not in objects:
             check.fail(f"{where}.args[{i}]", "expect_defined_object", arg=repr(arg))
+
+
+CASE_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\.json")
+"""a package's case file name: its stem is the case's id in every report, terminal line and page, so it holds
+nothing a terminal or a reader could take for something else (a newline, an escape, an invisible character)"""
+
+
+def package_case(path: Path, visibility: str, methods: set[str]) -> Case:
+    """:func:`load_case` for a case file of a package, its name checked first (:data:`CASE_FILE`)."""
+    if not CASE_FILE.fullmatch(path.name):
+        Checker(path).fail("(file name)", "expect_case_file_name")
+    return load_case(path, visibility, methods)
 
 
 def parse_case(raw: Any, path: Path, visibility: str, methods: set[str]) -> Case:

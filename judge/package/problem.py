@@ -15,7 +15,7 @@ from judge.compat import tomllib
 from judge.errors import BadInput
 from judge.messages import Said
 from judge.settings import PROBLEMS, SOLUTIONS, Setting
-from judge.package.cases import VISIBILITIES, Case, load_case
+from judge.package.cases import VISIBILITIES, Case, package_case
 from judge.package.domain import Rule, parse as parse_domain
 from judge.package.tolerance import DEFAULT, Tolerance, parse_tolerance
 
@@ -167,7 +167,7 @@ class Problem:
         """Samples first, then hidden cases, each group in file-name order."""
         names = {m["name"] for m in self.methods}
         return [
-            load_case(path, vis, names)
+            package_case(path, vis, names)
             for vis in VISIBILITIES
             for path in sorted((self.root / "cases" / vis).glob("*.json"))
         ]

@@ -37,6 +37,7 @@ from judge.grading.store import atomic_write
 from judge.package.problem import find_problem
 from judge.platforms import engine, gradescope, prairielearn
 from judge.platforms.config import Export, Exported
+from judge.report.escape import inline
 from judge.settings import PROBLEMS, SOLUTIONS
 from judge.worker import probe
 
@@ -88,7 +89,7 @@ def _metadata(path: Path | None, log: Log) -> dict[str, Any] | None:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        log(messages.say("autograde_bad_metadata", path=path, reason=exc))
+        log(messages.say("autograde_bad_metadata", path=inline(str(path)), reason=exc))
         return None
 
 
@@ -126,7 +127,7 @@ def autograde(export: Export, root: Path, slug: str | None, log: Log) -> dict[st
     done = 0
     for exported, problem in problems:
         path, reason = locate(layout.submission, exported.slug, len(chosen) == 1)
-        log(messages.say("autograde_judging", slug=exported.slug, path=path if reason is None else reason))
+        log(messages.say("autograde_judging", slug=exported.slug, path=inline(str(path)) if reason is None else reason))
 
         def progress(index: int, _result: object, before: int = done) -> None:
             results.write(platform.unfinished(before + index + 1, total), durable=False)

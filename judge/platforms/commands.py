@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from judge import messages
+from judge.command import line
 from judge.errors import EXIT_INTERNAL, EXIT_NOT_ACCEPTED, EXIT_OK, BadInput, JudgeError
 from judge.platforms.config import DEFAULT_IMAGE, PLATFORMS, VISIBILITIES
+from judge.report.escape import visible
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -28,7 +30,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         out = export.export_prairielearn(args.slugs, args.out or Path("prairielearn"), points=args.points,
                                          image=args.image, timeout_s=args.timeout,
                                          allow_weak_sandbox=args.allow_weak_sandbox, wheelhouse=args.wheelhouse)
-    print(messages.say(f"export_done_{args.platform}", out=out, count=len(args.slugs)))
+    print(line("en", f"export_done_{args.platform}", out=out, count=len(args.slugs)))
     return EXIT_OK
 
 
@@ -65,16 +67,15 @@ def cmd_autograde(args: argparse.Namespace) -> int:
     root = args.root or ROOTS[args.platform]
     use_private_tests(args.platform, root)
     try:
-        found = autograde(export, root, args.problem, log=print)
+        found = autograde(export, root, args.problem, log=lambda text: print(visible(text)))
     except Exception as exc:  # noqa: BLE001 -- the student gets a results file that says the judge failed
-        traceback.print_exc(file=sys.stdout)  # stdout is the instructor's
+        print(visible(traceback.format_exc()), end="")  # stdout is the instructor's; the names in it are data
         platform = gradescope if args.platform == "gradescope" else prairielearn
         reason = str(exc) if isinstance(exc, JudgeError) else f"{type(exc).__name__}: {exc}"
         Results(Layout.of(args.platform, root).results).write(
             platform.refused(messages.say("autograde_failed", reason=reason)))
         return exc.exit_code if isinstance(exc, JudgeError) else EXIT_INTERNAL
-    print(messages.say("autograde_written", path=Layout.of(args.platform, root).results,
-                       score=found.get("score", 0.0)))
+    print(line("en", "autograde_written", path=Layout.of(args.platform, root).results, score=found.get("score", 0.0)))
     return EXIT_OK
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from judge import messages
-from judge.command import add_command, add_lang, write_output
+from judge.command import add_command, add_lang, line, write_output
 from judge.errors import EXIT_INTERNAL, EXIT_NOT_ACCEPTED, EXIT_OK, BadInput
 from judge.package.problem import find_problem
 from judge.report.escape import visible
@@ -105,8 +105,8 @@ def cmd_start(args: argparse.Namespace) -> int:
         path.write_bytes(problem.starter.read_bytes())
     except OSError as exc:
         raise BadInput("start_unwritable", path=path, reason=os_reason(exc)) from None
-    print(messages.say_in(args.lang, "start_written", title=problem.title_in(args.lang), path=path))
-    print(messages.say_in(args.lang, "start_next", slug=problem.slug, file="" if path == default else f" {path}"))
+    print(line(args.lang, "start_written", title=problem.title_in(args.lang), path=path))
+    print(line(args.lang, "start_next", slug=problem.slug, file="" if path == default else f" {path}"))
     return EXIT_OK
 
 
@@ -124,10 +124,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     def show(report: dict[str, Any]) -> None:
         sys.stdout.write(("\x1b[2J\x1b[H" if color else "") + render(report, "text", color, args.verbose))
-        print(messages.say_in(args.lang, "watch_waiting", path=visible(str(path))), flush=True)
+        print(line(args.lang, "watch_waiting", path=path), flush=True)
 
     def judging() -> None:
-        print(messages.say_in(args.lang, "watch_judging", path=visible(str(path))), flush=True)
+        print(line(args.lang, "watch_judging", path=path), flush=True)
 
     try:
         watch(problem, path, show, args.device, judging=judging, lang=args.lang)
@@ -175,7 +175,7 @@ def _restore(code: str, slug: str, number: int, file: str | None, force: bool, l
             raise BadInput("history_restore_special", path=path, number=number)
         os.ftruncate(fd, 0)
         f.write(code)
-    print(messages.say_in(lang, "history_restored", number=number, slug=slug, path=path))
+    print(line(lang, "history_restored", number=number, slug=slug, path=path))
 
 
 def _restore_args(values: list[str]) -> tuple[int, str | None]:

@@ -10,6 +10,7 @@ from pathlib import Path
 import uvicorn
 
 from judge import messages
+from judge.command import line
 from judge.errors import BadInput
 from judge.serve.app import build_app
 from judge.serve.security import allowed_hosts, new_token
@@ -53,7 +54,7 @@ def serve(host: str = LOOPBACK, port: int = 8765, open_browser: bool = False, gr
     link = f"{url}?token={token}" + ("" if lang == "en" else f"&lang={lang}")  # the token is dropped, lang kept
     print(messages.say_in(lang, "serve_url", url=link), flush=True)
     if graded is not None:
-        print(messages.say_in(lang, "serve_class", path=graded, url=url), flush=True)
+        print(line(lang, "serve_class", path=graded, url=url), flush=True)
     if open_browser:
         webbrowser.open(link)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5)

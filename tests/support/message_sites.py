@@ -18,10 +18,10 @@ CATALOGUE_MODULES = (PACKAGE / "messages.py", PACKAGE / "messages_author.py", PA
                      PACKAGE / "messages_machine.py", PACKAGE / "messages_cases.py")
 KEY_POSITION = {"say": 0, "say_in": 1, "BadInput": 0, "InternalError": 0, "JudgeError": 0, "_judges_note": 1,
                 "_comment": 1, "said": 1, "Said": 0, "phrase": 0, "fail": 1, "type": 3, "unsupported": 0, "SaidText": 0,
-                "Native": 1, "NotASolution": 0}
+                "Native": 1, "NotASolution": 0, "line": 1}
 """the callables that take a message key, and where: each passes it, with its other keyword arguments as the
 fields, to ``messages.say`` (``judge.errors``, ``judge.judging.session``, ``judge.package.snippet``,
-``judge.serve.pages``; a case's checker, ``judge.package.kinds.base.Checker``: its ``fail`` and ``type``), or
+``judge.serve.pages``, ``judge.command.line``; a case's checker, ``judge.package.kinds.base.Checker``: its ``fail`` and ``type``), or
 to the parent as a key and fields (``judge.worker.main.NotASolution``)"""
 KEY_KEYWORD = {"_strings": "key"}
 """callables that take a key as a keyword (``judge.serve.pages``)"""
