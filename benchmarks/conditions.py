@@ -1,7 +1,7 @@
 """What every benchmark prints before and after its figures: the machine and the load they were measured under.
 
-A timing without its machine and load cannot be checked or compared (issue 32: the README promised 1-3 s for
-``judge run``, a learner on a loaded 2-core machine saw 6-13 s). So each benchmark runs inside :func:`reported`,
+A timing without its machine and load cannot be checked or compared (the README once promised 1-3 s for
+``judge run``; a learner on a loaded 2-core machine saw 6-13 s). So each benchmark runs inside :func:`reported`,
 which prints, first, when and where: the CPU model, its cores (and how many this process may use), the memory,
 the 1/5/15-minute load averages (``os.getloadavg()``), the judge's, torch's and Python's versions and the security
 level of the workers; and, last, the load averages again. A figure copied into the docs takes both lines with it.

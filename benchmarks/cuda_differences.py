@@ -5,7 +5,7 @@
 For every case that carries expectations for both ``cpu`` and the device, every numeric field is compared.
 Prints, per problem, the number of fields compared, those that differ by more than 1e-6 and those that differ by
 more than the problem's comparison tolerance, then the largest differences; decisions (strings) that differ are
-listed too. Part of ``benchmarks/cuda_check.sh`` (issue 15).
+listed too. Part of ``benchmarks/cuda_check.sh``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 
 The attacks come from ``tests/adversarial`` (their first line declares the verdict); on a GPU they check that the
 CUDA worker still measures time and memory, survives a crash, and accepts the reference. Part of
-``benchmarks/cuda_check.sh`` (issue 15).
+``benchmarks/cuda_check.sh``.
 
 They are judged on a copy of the problem (every case, with the expectations ``judge gen`` just wrote) whose
 memory limit is the tests' toy problem's, for the reason the toy has one: at the problem's own 1536 MB, merely

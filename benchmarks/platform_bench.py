@@ -3,7 +3,7 @@ problem, the one-time set-up step (``judge autograde gradescope --setup``: the s
 ``setup.sh`` runs it when the image is built), then the median wall time of the per-submission step
 (``judge autograde gradescope``, what ``run_autograder`` runs, on the exported ``export.json``, with the
 calibration pinned as the image has it) and of ``judge submit`` on the reference, and their ratio (target: at most
-2x, issue 31 §6).
+2x).
 
     python benchmarks/platform_bench.py [--repeat 5] [SLUG ...]
 

@@ -50,8 +50,8 @@ def test_a_slow_method_costs_only_the_cases_that_call_it():
 
 
 def test_a_wrong_method_and_a_slow_one_now_score_alike():
-    """Issue 32: after two limits every later case was not run, so a slow method scored 0 where a wrong one kept
-    the cases that do not call it."""
+    """Under the old rule, after two limits every later case was not run, so a slow method scored 0 where a wrong one
+    kept the cases that do not call it."""
     cases = [_case(n, "a" if n % 3 else "b") for n in range(1, 13)]
     _, slow = _judged(cases, {"a": (TLE, 1.1), "b": (OK, 0.01)})
     _, wrong = _judged(cases, {"a": (WA, 0.01), "b": (OK, 0.01)})

@@ -1,4 +1,4 @@
-"""Every benchmark prints the machine and the load its figures were measured under (issue 32: a figure in the docs
+"""Every benchmark prints the machine and the load its figures were measured under (a figure in the docs
 without them cannot be reproduced), through one helper, ``benchmarks/conditions.py``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The GPU check script (issue 15), rehearsed on the CPU: every step runs and reports, and the differences table
+"""The GPU check script, rehearsed on the CPU: every step runs and reports, and the differences table
 counts what differs between two devices' expectations. On a GPU machine the same script runs with
 ``CUDA_CHECK_DEVICE=cuda`` (its default)."""
 

@@ -22,7 +22,7 @@ def test_a_case_of_ones_own_shows_its_outputs_or_compares_them(toy_root, tmp_pat
     shown = run_judge(["run", SLUG, str(solution), "--case", str(mine)], toy_root)
     assert shown.returncode == 0, shown.stderr
     assert "custom/mine: my batch ── no expected values: the outputs" in shown.stdout
-    assert "verdict: ran · nothing to compare" in shown.stdout  # issue 32: it said "accepted · 1/1 ... passed"
+    assert "verdict: ran · nothing to compare" in shown.stdout  # it once said "accepted · 1/1 ... passed"
     assert "accepted" not in shown.stdout and "passed" not in shown.stdout
     got = json.dumps(raw["expected"]["cpu"]["outputs"][0])[:60]
     assert "compute_activation_stats returned" in shown.stdout and got in shown.stdout.replace("\n    ", "")
@@ -50,7 +50,7 @@ def test_a_bad_case_of_ones_own_gets_one_line_and_exit_2(toy_root, tmp_path):
 
 
 def test_a_pasted_sample_case_is_judged_with_the_judges_own_fields_ignored(toy_root, tmp_path, monkeypatch):
-    """Issue 32: a sample case file pasted as it is was refused ("field mistakes: expected nothing")."""
+    """A sample case file pasted as it is was once refused ("field mistakes: expected nothing")."""
     monkeypatch.setenv("JUDGE_HOME", str(tmp_path / "home"))
     sample = next((toy_root / "problems" / SLUG / "cases" / "sample").glob("*.json"))
     raw = json.loads(sample.read_text())

@@ -1,5 +1,5 @@
 """A worker needs only the judge's files of :mod:`judge.worker.footprint`, and L2's view and L1's rules give it
-those alone (issue 29: the judge's code out of the submission's reach)."""
+those alone: the judge's code out of the submission's reach."""
 
 from __future__ import annotations
 

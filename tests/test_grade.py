@@ -289,7 +289,7 @@ def _merge_refused(parts: list[Path], out: Path, toy_root: Path, *expected: str)
 
 
 def test_merge_refuses_a_shard_whose_figures_do_not_follow_from_its_cases(toy_root, sharded, tmp_path):
-    """Issue 29: a shard whose student was edited to accepted, every test still failed, merged as accepted."""
+    """A shard whose student was edited to accepted, every test still failed, merged as accepted."""
     parts = _copy_parts(sharded[1], tmp_path)
     part = next(p for p in parts if (p / "students" / "amy").is_dir())  # amy's answer is wrong
     results = part / "students" / "amy" / "results.json"
@@ -345,7 +345,7 @@ def is_open(fd):
         return bool(os.fstat(fd))
     except OSError:
         return False
-# no /proc/self/fd (a new entry's inode number comes from a machine-wide counter, rt29q), nor /proc/self/task
+# no /proc/self/fd (a new entry's inode number comes from a machine-wide counter), nor /proc/self/task
 facts = {"fds": sum(map(is_open, range(1024))), "leader": os.getsid(0) == os.getpid(),
          "env": sorted(os.environ), "cwd": os.path.basename(os.getcwd())[:13], "limits": limits,
          "stdin": os.path.samestat(os.fstat(0), os.stat(os.devnull))}

@@ -44,7 +44,7 @@ def test_discover_finds_every_student_and_the_file_to_judge(tmp_path):
 
 
 def test_entries_that_are_not_submissions_are_listed_as_skipped_unless_asked(tmp_path):
-    """Issue 32: a stray README.md became a student with 0 of 29."""
+    """A stray README.md once became a student with 0 of 29."""
     root = _tree(tmp_path / "class", {"ann.py": "", "README.md": "# marks", "bo.txt": "", ".DS_Store": "",
                                       "__MACOSX/x.py": "", "cat/solution.py": ""})
     (root / "dan.py").symlink_to(root / "ann.py")  # a link is a submission: refused, unread, when judged

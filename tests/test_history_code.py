@@ -94,7 +94,7 @@ def test_show_and_restore_give_back_the_judged_code(home, toy_root, tmp_path):
         bad = run_judge(["history", SLUG, *args], toy_root)
         assert bad.returncode == 2 and words in bad.stderr and bad.stderr.count("\n") == 1, bad.stderr
 
-    target = tmp_path / "elsewhere.py"  # issue 29: --force wrote through a link, over the link's target
+    target = tmp_path / "elsewhere.py"  # --force once wrote through a link, over the link's target
     target.write_text("# not mine to overwrite\n")
     for link, pointing_at in ((tmp_path / "link.py", target), (tmp_path / "dangling.py", tmp_path / "new.py")):
         link.symlink_to(pointing_at)
@@ -129,7 +129,7 @@ def _one_attempt(home) -> None:
 
 @pytest.mark.parametrize("force", [[], ["--force"]], ids=["plain", "force"])
 def test_restore_over_a_fifo_is_one_line_of_bad_input_not_a_hang(force, home, tmp_path):
-    """Red team rt8: ``--restore 1 FIFO`` opened the FIFO for writing and waited for a reader for ever."""
+    """Found by an attack: ``--restore 1 FIFO`` opened the FIFO for writing and waited for a reader for ever."""
     import os
     import subprocess
     _one_attempt(home)
@@ -143,7 +143,7 @@ def test_restore_over_a_fifo_is_one_line_of_bad_input_not_a_hang(force, home, tm
 
 
 def test_restore_never_writes_through_a_linked_folder(home, tmp_path):
-    """Red team rt8: only FILE's last component is checked (``O_NOFOLLOW``); a symbolic link to a folder
+    """Found by an attack: only FILE's last component is checked (``O_NOFOLLOW``); a symbolic link to a folder
     earlier in the path is followed, so ``linked/mine.py`` writes into the link's target."""
     _one_attempt(home)
     target = tmp_path / "elsewhere"
@@ -155,7 +155,7 @@ def test_restore_never_writes_through_a_linked_folder(home, tmp_path):
 
 
 def test_restore_never_writes_through_a_link_hidden_by_dot_dot(home, tmp_path):
-    """Red team rt9: links are looked for in ``os.path.abspath(FILE)``, which drops ``linked/..`` without looking,
+    """Found by an attack: links are looked for in ``os.path.abspath(FILE)``, which drops ``linked/..`` without looking,
     but the kernel follows ``linked`` and then goes up from its target: ``linked/../mine.py`` is checked as
     ``<here>/mine.py`` and written beside the link's target, in a folder FILE never names."""
     _one_attempt(home)
@@ -169,7 +169,7 @@ def test_restore_never_writes_through_a_link_hidden_by_dot_dot(home, tmp_path):
 
 
 def test_restore_over_a_file_it_cannot_read_is_one_line_of_bad_input(home):
-    """Red team rt9: without ``--force`` an existing FILE is read whole to compare it with the attempt, outside
+    """Found by an attack: without ``--force`` an existing FILE is read whole to compare it with the attempt, outside
     the ``try`` that words the open's failures: a file the user may write but not read (``/proc/sys/vm/drop_caches``
     is one even for root; mode 0200 is one for anyone else) ends the command in an internal error,
     PermissionError."""

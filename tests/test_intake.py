@@ -310,7 +310,7 @@ def test_reports_give_hidden_figures_coarse_and_visible_ones_exact(hostile):
         assert extra["coarse"] is extra["hidden"]
         figures = [(extra["cpu_time_s"], extra["time_limit_s"]), (extra["peak_memory_mb"], extra["memory_limit_mb"]),
                    *((c["cpu_time_s"], extra["time_limit_s"]) for c in extra["calls"] if not extra["hidden"])]
-        if extra["hidden"]:  # a hidden call has no time of its own: 2 more bits a call (issue 29)
+        if extra["hidden"]:  # a hidden call has no time of its own: 2 more bits a call
             assert all("cpu_time_s" not in c for c in extra["calls"]), extra["case"]
         on_steps = [abs(v / (limit / 4) - round(v / (limit / 4))) < 1e-3 for v, limit in figures]
         assert all(on_steps) if extra["hidden"] else not all(on_steps), (extra["case"], figures)

@@ -1,4 +1,4 @@
-"""No channel between workers through System V IPC or POSIX message queues (issue 29).
+"""No channel between workers through System V IPC or POSIX message queues.
 
 Both layers are checked on their own: the seccomp filter refuses every IPC call, and every worker (fresh, or
 forked by a warm process) has an IPC namespace of its own, so a segment made in one is in no other. Then a student
@@ -253,10 +253,10 @@ INODE_PAIRS = {"pipes": ("133-moves-the-inode-counter", "134-reads-the-inode-cou
 def test_a_reader_sees_nothing_of_the_inode_counter_unless_a_layer_is_off(pair, cap, private_mounts, opened, toy_root,
                                                                           tmp_path):
     """One job slot: the writer leaves a value in the machine-wide counter that numbers pipes and new ``/proc``
-    entries (red teams rt29p, rt29q), the reader answers only when it reads that value back, from a pipe of its
-    own or a lookup of ``/proc/self/fd/N``. The filter refuses pipes from L1 on, and a forked worker's covered
-    ``/proc`` shows no ``fd``. ``opened``: the reader is accepted with the layer that stops it off (no filter at
-    L0; no private mounts, so bubblewrap's ``/proc``), so the test can fail."""
+    entries (an attack read such a value back exactly), the reader answers only when it reads that value back, from a
+    pipe of its own or a lookup of ``/proc/self/fd/N``. The filter refuses pipes from L1 on, and a forked worker's
+    covered ``/proc`` shows no ``fd``. ``opened``: the reader is accepted with the layer that stops it off (no filter
+    at L0; no private mounts, so bubblewrap's ``/proc``), so the test can fail."""
     if cap == "L2" and probe.confinement().bwrap is None:
         pytest.skip(f"this machine gives {probe.confinement().describe()}")
     writer, reader = INODE_PAIRS[pair]
@@ -440,7 +440,7 @@ def _uncached_block(path: str) -> int:
 @pytest.mark.parametrize("reader", ["read_bits", "read_bits_by_faults"])
 @pytest.mark.parametrize("cap", ["L2", "L1"])
 def test_no_bit_passes_through_the_page_cache_without_timing(cap, reader, toy_root, tmp_path):
-    """Red team rt8: the filter refused mincore, fadvise, readahead and RWF_NOWAIT
+    """Found by an attack: the filter refused mincore, fadvise, readahead and RWF_NOWAIT
     reads, but a worker still read exactly, without timing, which pages of a file are cached: fault-around maps the
     cached pages of a 64 KiB block when one of its pages is touched, and /proc/self/pagemap says which were mapped.
     A writer touches 14 pages of an uncached block of libpython3*.a chosen here; a reader graded after it by the
@@ -454,8 +454,8 @@ def test_no_bit_passes_through_the_page_cache_without_timing(cap, reader, toy_ro
 @pytest.mark.parametrize("reader", ["read_bits_by_move_pages", "read_bits_by_aio"])
 @pytest.mark.parametrize("cap", ["L2", "L1"])
 def test_no_bit_passes_through_other_exact_readers(cap, reader, toy_root, tmp_path):
-    """Red team rt9: with getrusage refused and pagemap out of reach, the same writer's 14 bits are still read back
-    exactly, without timing: by move_pages with no target nodes, which answers ENOENT for a page with no entry in
+    """Found by an attack: with getrusage refused and pagemap out of reach, the same writer's 14 bits are still read
+    back exactly, without timing: by move_pages with no target nodes, which answers ENOENT for a page with no entry in
     the page table (the present bit of pagemap, through a call the filter allows), or by a Linux AIO read with
     RWF_NOWAIT (io_submit: the flag the filter refuses in preadv2's arguments, in a structure in memory where no
     filter can see it)."""

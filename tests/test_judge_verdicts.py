@@ -39,8 +39,8 @@ def test_a_crash_in_one_case_does_not_stop_the_others(toy_root, write_submission
 
 def test_a_looping_method_stops_costing_time_and_only_its_own_cases(mixed_root, write_submission):
     """Two calls of compute_activation_stats end on the time limit; its third case is not run, with nothing
-    measured and the reason said, and the case that calls only compute_gradient_stats is still judged (issue 32:
-    it was not run, so one slow method scored 0)."""
+    measured and the reason said, and the case that calls only compute_gradient_stats is still judged (it
+    once was not run, so one slow method scored 0)."""
     _, report = judge_json(["submit", SLUG, str(write_submission(LOOPS))], mixed_root)
     tests = [t["extra_data"] for t in report["tests"]]
     assert [t["verdict"] for t in tests] == ["time_limit_exceeded", "time_limit_exceeded", None, "accepted"]

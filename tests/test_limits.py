@@ -28,7 +28,7 @@ def _python(code: str, preexec=None) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("filtered, expected", [(True, "refused"), (False, "allowed")])
 @pytest.mark.parametrize("call", ["os.pipe()", "os.memfd_create('x')"])
 def test_the_filter_refuses_what_draws_an_inode_number_from_a_machine_wide_counter(call, filtered, expected):
-    """Pipes and memfd files are numbered by counters every worker shares (red team rt29p read a pipe's inode
+    """Pipes and memfd files are numbered by counters every worker shares (an attack read a pipe's inode
     number back in the next worker); ``False`` shows each call works where no filter is loaded."""
     result = _python(f"""
         import os
@@ -66,10 +66,10 @@ def test_the_filter_refuses_a_thread_with_a_pidfd(filtered, expected):
 
 @pytest.mark.parametrize("filtered", [True, False])
 def test_the_filter_refuses_every_way_to_a_mounts_unique_id(filtered):
-    """One counter numbers every mount the machine makes, the judge's own for each worker among them (red team
-    rt29r): ``statx`` with ``STATX_MNT_ID_UNIQUE`` and ``listmount`` read it. Without the filter each call reaches
-    the kernel (``listmount``'s empty request is ``EINVAL`` or ``EFAULT`` there, never ``EPERM``); plain ``statx``
-    works either way."""
+    """One counter numbers every mount the machine makes, the judge's own for each worker among them (an attack moved
+    it in one worker and read it back in the next): ``statx`` with ``STATX_MNT_ID_UNIQUE`` and ``listmount`` read it.
+    Without the filter each call reaches the kernel (``listmount``'s empty request is ``EINVAL`` or ``EFAULT`` there,
+    never ``EPERM``); plain ``statx`` works either way."""
     result = _python(f"""
         import ctypes, errno, os
         from judge.worker import seccomp

@@ -1,4 +1,4 @@
-"""``judge merge`` reads shard folders as untrusted input (issue 29 §6): red team rt8's breaks.
+"""``judge merge`` reads shard folders as untrusted input: the attacks that broke it.
 
 A shard's ``summary.json`` and ``students/*/results.json`` are files anyone with the output folder (or the machine
 that ran the shard) can edit. Each test here hands ``judge merge`` one such folder and asserts what a stored result
@@ -112,7 +112,7 @@ def _one_student(folder: Path, report: object, exact: object | None = None) -> P
 
 
 def test_a_stored_result_with_every_field_merges(tmp_path):
-    """The control for red team rt9's shapes below: each differs from this one result in one field."""
+    """The control for the attacks' shapes below: each differs from this one result in one field."""
     merged = _merge(_one_student(tmp_path / "a", SHOWN), tmp_path / "out")
     assert merged.returncode == 0, merged.stderr
 
@@ -126,7 +126,7 @@ def test_a_stored_result_with_every_field_merges(tmp_path):
      "verdict": "wrong_answer", "total": 1},
 ], ids=["no-problem", "source-with-nul", "got-nested-900-deep"])
 def test_a_stored_result_merge_cannot_show_is_one_line_of_bad_input(report, tmp_path):
-    """Red team rt9: a result without ``problem`` (the report page's title: jinja2's UndefinedError is none of the
+    """Found by an attack: a result without ``problem`` (the report page's title: jinja2's UndefinedError is none of the
     errors _check_shown catches), a stored source with a NUL byte in its name (ValueError from os.stat, outside
     what read_file words), or a stored value nested 900 deep (JSON reads it; rendering it overflows the stack)
     each end judge merge in an internal error."""
@@ -135,7 +135,7 @@ def test_a_stored_result_merge_cannot_show_is_one_line_of_bad_input(report, tmp_
 
 
 def test_an_instructor_copy_is_read_as_untrusted_as_the_result(tmp_path):
-    """Red team rt9: ``instructor.json`` is copied and, with ``--exact-figures``, shown unchecked: one of the same
+    """Found by an attack: ``instructor.json`` is copied and, with ``--exact-figures``, shown unchecked: one of the same
     ``grading`` whose ``tests`` is a number ends the merge in an internal error (TypeError)."""
     folder = _one_student(tmp_path / "a", SHOWN, {**SHOWN, "tests": 5})
     merged = subprocess.run([sys.executable, "-m", "judge", "merge", str(folder), "--out", str(tmp_path / "out"),
@@ -145,7 +145,7 @@ def test_an_instructor_copy_is_read_as_untrusted_as_the_result(tmp_path):
 
 @pytest.mark.parametrize("name", ["summary.json", "students/s1/results.json"])
 def test_a_stored_file_linked_to_proc_is_one_line_of_bad_input(name, tmp_path):
-    """Red team rt9: read_stored refuses what is not a regular file, but a link to a /proc file (a regular file
+    """Found by an attack: read_stored refuses what is not a regular file, but a link to a /proc file (a regular file
     that reads like no file on disk) is followed and read: ``/proc/self/pagemap`` fails the read with EINVAL, an
     internal error."""
     folder = _one_student(tmp_path / "a", SHOWN)
@@ -156,9 +156,9 @@ def test_a_stored_file_linked_to_proc_is_one_line_of_bad_input(name, tmp_path):
 
 
 def test_a_linked_student_folder_is_not_read_from_outside_the_shard(tmp_path):
-    """Red team rt9: a row's name is now one file name, but ``students/s1`` may be a link to a folder outside the
-    shard: merge reads the result there and copies it into --out as the shard's (what rt8's '../../elsewhere'
-    row did)."""
+    """Found by an attack: a row's name is now one file name, but ``students/s1`` may be a link to a folder outside
+    the shard: merge reads the result there and copies it into --out as the shard's (what an earlier attack's
+    '../../elsewhere' row did)."""
     outside = tmp_path / "elsewhere"
     outside.mkdir()
     (outside / "results.json").write_text(json.dumps(SHOWN))

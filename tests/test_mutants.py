@@ -55,7 +55,7 @@ def _changes(source: str = SOURCE) -> dict[str, set[str]]:
     return found
 
 
-def test_every_operator_of_the_issue_applies():
+def test_every_operator_applies_to_the_sample_module():
     found = _changes()
     expect = {
         "compare": {"s > LIMIT -> s >= LIMIT", "s > LIMIT -> s < LIMIT", "len(stats) >= 2 -> len(stats) > 2"},

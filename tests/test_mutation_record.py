@@ -142,7 +142,7 @@ def test_every_bundled_problem_keeps_a_result_of_this_tree(slug):
         f"{record.path(problem, 'cpu')} is stale: run 'judge verify --recompute' and commit it")
 
 
-# What a red team tried against the record (issue 30 §6), each kept as a test.
+# What a red team tried against the record, each kept as a test.
 
 def _kept(events: list[tuple[str, str]]) -> None:
     """A record of the copy's package as it is now, written as judge verify writes one."""

@@ -237,7 +237,7 @@ def test_a_lone_surrogate_is_replaced_where_a_reply_enters_the_judge():
 
 
 def test_junit_counts_match_the_elements_and_crashes_are_errors():
-    """The issue's own example: 2 wrong answers and 28 cases not run claimed ``failures="30"``."""
+    """A report of 2 wrong answers and 28 cases not run once claimed ``failures="30"``."""
     report = hostile_report(PLAIN, PLAIN_NAME)
     totals, suites = read_junit(render(report, "junit"))
     assert totals == {"tests": 7, "failures": 3, "errors": 3, "skipped": 1}  # 6 cases and the judge's failure

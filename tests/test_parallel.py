@@ -117,7 +117,7 @@ def test_an_interrupt_while_the_processes_start_leaves_none_running(tmp_path, mo
 def test_a_process_whose_parent_is_killed_stops_and_closes_its_work(tmp_path):
     """SIGTERM or SIGKILL to judge verify: its processes hear of it (a parent-death signal) and close their
     workers, instead of checking on with no one reading; also when the parent was started with SIGINT ignored, as
-    a command started in the background is (the hog run of issue 33 found them checking on then)."""
+    a command started in the background is (a run under a CPU hog found them checking on then)."""
     script = (f"from judge.author import parallel\nfrom tests.support.side_by_side import Toy\nfrom pathlib import Path\n"
               f"parallel.each(['a:900', 'b:900'], Toy(Path({str(tmp_path / 'closed')!r})), 2, print)\n")
     parent = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdout=subprocess.PIPE, text=True,

@@ -1,4 +1,4 @@
-"""No public artefact of an export holds a hidden value or the reference (issue 31 §2).
+"""No public artefact of an export holds a hidden value or the reference.
 
 PrairieLearn must pull the grader image from a public registry, so everything the image is built from (the
 ``grader/`` folder, the Dockerfile's context, wheels unpacked) and everything its build leaves in it (the
@@ -117,7 +117,7 @@ def test_the_public_grader_image_holds_no_hidden_value_and_no_reference(toy_root
 
 def test_the_image_takes_only_what_the_export_wrote(toy_root, tmp_path):
     """A file left in ``grader/`` (an instructor's, or an older export's wheel with the problems in it) stays out
-    of the image: the Dockerfile copies the export's files by name (red team rt31b: ``COPY .`` took them all)."""
+    of the image: the Dockerfile copies the export's files by name (``COPY .`` took them all)."""
     out = tmp_path / "pl"
     hidden = next((toy_root / "problems" / SLUG / "cases" / "hidden").glob("*.json"))
     (out / "grader" / "statements").mkdir(parents=True)
@@ -153,7 +153,7 @@ def test_the_calibration_the_image_keeps_names_no_hidden_case(toy_root, tmp_path
 
 def test_no_bundled_problem_leaves_a_hidden_value_in_its_public_export(tmp_path):
     """Every bundled problem exported at once: its statement, starter and question page are public. A value a
-    sample case shows counts as public, so a sample that repeats a hidden case's values (red team rt31 found one,
+    sample case shows counts as public, so a sample that repeats a hidden case's values (an attack found one,
     since changed) is not what this test can see."""
     slugs = available()
     out = tmp_path / "pl"

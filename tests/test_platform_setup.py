@@ -1,4 +1,4 @@
-"""What the exported ``setup.sh`` does, step by step, without installing anything (issue 31 §6): with a wheelhouse
+"""What the exported ``setup.sh`` does, step by step, without installing anything: with a wheelhouse
 beside it, pip gets no index at all; without one, torch comes from the CPU index; either way the judge calibrates
 once, at setup, into the folder every submission reads with ``JUDGE_CALIBRATION=pinned``.
 

@@ -1,4 +1,4 @@
-"""The judge runs on every Python that ``requires-python`` claims (issue 31 §1).
+"""The judge runs on every Python that ``requires-python`` claims.
 
 ``vermin`` reads every module of the judge, and every problem and reference solution an export bundles (they run
 in the worker, on the same interpreter), and fails if any needs a newer Python than the minimum; the exported

@@ -1,4 +1,4 @@
-"""What one hidden case's report can carry back (issue 29 §4): nothing of the submission's making, and a counted
+"""What one hidden case's report can carry back: nothing of the submission's making, and a counted
 number of distinct entries.
 
 Every choice a submission has on one hidden case is played here through the real report builder: which call

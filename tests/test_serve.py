@@ -217,7 +217,7 @@ def test_a_hostile_submission_gets_the_same_verdict_as_judge_submit(site, root, 
 def test_the_streamed_report_shows_no_character_that_acts_on_the_reader(site):
     """The page writes the ``done`` event's report into the result pane as text: every string in it is shown as a
     report file shows it, with direction overrides, control bytes and zero-width characters as escapes (the raw
-    report went out before: a returned right-to-left override reordered the page's text, red team rt33e)."""
+    report went out before: a returned right-to-left override reordered the page's text)."""
     events = site.judge(SLUG, "run", _attack("100"))
     done = events[-1]
     assert done["type"] == "done" and done["verdict"] == "wrong_answer"
@@ -332,7 +332,7 @@ class Solution(Solution):
     status, body = site.request("GET", f"/api/problems/{SLUG}/samples/1")  # a sample as the text to paste
     pasted = json.loads(body)["case"]
     assert status == 200 and json.loads(pasted)["build_sha256"] and json.loads(pasted)["expected"]
-    done = site.judge(SLUG, "run", REFERENCE_SOURCE, case=pasted)[-1]  # issue 32: refused ("field mistakes: …")
+    done = site.judge(SLUG, "run", REFERENCE_SOURCE, case=pasted)[-1]  # once refused ("field mistakes: …")
     assert done["verdict"] == "accepted" and "only the judge uses them" in done["html"]
     assert site.request("GET", f"/api/problems/{SLUG}/samples/99")[0] == 404
     assert _attempts(site) == before  # as judge run --case: never recorded
@@ -340,7 +340,7 @@ class Solution(Solution):
 
 def test_a_bad_pasted_case_gets_the_command_lines_one_line_message(site, root, tmp_path):
     """A 400 with the line ``judge run --case`` prints, for each of the learner's bad cases that fits in a request
-    (issue 29: a deeply nested one answered 500)."""
+    (a deeply nested one once answered 500)."""
     solution, mine = tmp_path / f"{SLUG}.py", tmp_path / "mine.json"
     solution.write_text(REFERENCE_SOURCE)
     cases = [text for text, _ in BAD_CASES if len(text) < MAX_BODY - 4096]

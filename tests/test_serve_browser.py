@@ -417,7 +417,7 @@ def test_stop_reset_a_pasted_case_and_a_rerun_after_editing(site, browser, shots
         mine = json.dumps({"title": "my batch", "objects": sample["objects"], "calls": sample["calls"][:1]})
         driver.execute_script("arguments[0].value = arguments[1]", case, mine)  # pasted, not typed key by key
         driver.find_element(By.ID, "run-custom").click()
-        assert _judged(driver) == "ran"  # nothing to compare (issue 32)
+        assert _judged(driver) == "ran"  # nothing to compare
         shown = driver.find_element(By.ID, "result").text
         assert "custom/input" in shown and "returned (no expected values to compare with)" in shown
         assert '"mean"' in driver.find_element(By.CSS_SELECTOR, "#result pre.returned").text

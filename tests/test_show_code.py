@@ -79,7 +79,7 @@ def test_the_calls_of_a_snippet_return_what_the_judge_s_own_build_gives(slug):
 
 
 def test_custom_layers_are_built_by_the_judge_never_written_and_the_comment_says_so():
-    """The one kind not written out (issue 20: its code would tell which backward is broken)."""
+    """The one kind not written out (its code would tell which backward is broken)."""
     seen = 0
     for slug in available():
         problem = find_problem(slug)

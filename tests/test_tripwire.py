@@ -1,5 +1,5 @@
-"""After each call the worker checks that every judge-built object still runs the code it was built with (issue
-29.3): a tripwire inside the submission's own process, not a boundary (docs/security.md)."""
+"""After each call the worker checks that every judge-built object still runs the code it was built with: a
+tripwire inside the submission's own process, not a boundary (docs/security.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The generated inputs reach beyond the cases' neighbourhood (issue 30 §1): each family of variants changes what
+"""The generated inputs reach beyond the cases' neighbourhood: each family of variants changes what
 its docstring says (:mod:`judge.author.mutation.variants`), on the bundled problems' own cases."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a worker is sent and what the objects it builds show (issue 20: a call sees only what it needs).
+"""What a worker is sent and what the objects it builds show: a call sees only what it needs.
 
 * A worker that imports a submission is never sent a case: checksums come from a checker that imports none, and
   each call's request holds that call's method, arguments and objects, nothing of another call.

@@ -1,4 +1,4 @@
-"""zh complete (issue 32 §6): a learner who reads the judge in Chinese sees no English word of the judge's own, and
+"""zh complete: a learner who reads the judge in Chinese sees no English word of the judge's own, and
 the problems' own text in Chinese.
 
 Real reports are judged in zh through the site (a wrong answer with a diff, a time limit, a runtime error, an

@@ -1,4 +1,4 @@
-"""Stored results checked when read (issue 29 §6): ``judge merge`` takes a shard's files only when they have the
+"""Stored results checked when read, untrusted: ``judge merge`` takes a shard's files only when they have the
 shape ``judge grade`` writes, and its figures only when they follow from its own per-case records.
 
 First the shape: a summary names its problem, and each student by one file name (``../x`` would have merge read

@@ -17,7 +17,7 @@ Two rules, both derived from the limits the report already shows:
   method costs are charged no more than its limit each.
 
 Before this policy, every case after the second that ended on a limit was not run: one slow method cost the
-whole submission, while a wrong one cost only its own cases (issue 32).
+whole submission, while a wrong one cost only its own cases.
 """
 
 from __future__ import annotations

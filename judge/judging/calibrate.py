@@ -64,8 +64,7 @@ def _parts(problem: Problem, device: str) -> list[str]:
 def _keys(problem: Problem, parts: list[str]) -> dict[str, str]:
     """Each case's key in a stored calibration, by case id: an HMAC of the id under a key drawn from ``parts``
     (:func:`_parts`: the reference and every case), which only whoever holds them can compute. A PrairieLearn
-    image, public by design, keeps its calibration; keyed by id, it named every hidden case (red team rt31, issue
-    31)."""
+    image, public by design, keeps its calibration; keyed by id, it named every hidden case."""
     secret = _sha256(["calibration keys", *parts])
     return {case.id: hmac.new(secret, case.id.encode(), "sha256").hexdigest()[:16] for case in problem.cases}
 

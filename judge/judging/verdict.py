@@ -29,7 +29,7 @@ class Verdict(StrEnum):
     INTERNAL_ERROR = "internal_error"
     """the judge's fault, never blamed on the submission"""
     RAN = "ran"
-    """every call returned, and nothing was compared: a learner's own case without expected values (issue 32)"""
+    """every call returned, and nothing was compared: a learner's own case without expected values"""
 
 
 class Tone(StrEnum):
@@ -111,7 +111,7 @@ HIDDEN_LIMIT_NOTES: dict[Verdict, str] = {Verdict.TIME_LIMIT_EXCEEDED: "hidden_l
                                           Verdict.MEMORY_LIMIT_EXCEEDED: "hidden_limit_memory"}
 """a hidden case's note on a limit it hit, by verdict (a message key; its fields ``cpu_limit_s`` and
 ``memory_limit_mib`` are the case's limits): the limit alone, never a figure the submission could steer, such as
-the memory it had reached when it was stopped (issue 29)"""
+the memory it had reached when it was stopped"""
 
 MEMORY_ERROR_TEXT = ("can't allocate memory", "out of memory", "OutOfMemoryError")
 

@@ -1,6 +1,6 @@
 """The limits on a case a learner writes (``judge run --case FILE``, the site's Custom input), checked on the text
 and on the parsed JSON before any object is built, so a case too deep, too large or with a seed no generator
-takes gets one line naming what to change, never an internal error (issue 29 §5). ``docs/practising.md`` states
+takes gets one line naming what to change, never an internal error. ``docs/practising.md`` states
 them; this module is the only place they are defined.
 
 A seed's range holds for every case, the package's too (:meth:`judge.package.kinds.base.Checker.seed`). The size

@@ -215,7 +215,7 @@ def load_case(path: Path, visibility: str, methods: set[str]) -> Case:
 
 FIELDS_FOR_THE_JUDGE = ("build_sha256", "mistakes", "translations", "permute")
 """fields of a package's case file that only the judge and its authors use: a learner who pastes a sample case
-has them ignored, with a note, rather than refused (issue 32)"""
+has them ignored, with a note, rather than refused"""
 
 
 def load_own_case(path: Path, visibility: str, methods: set[str]) -> Case:

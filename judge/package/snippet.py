@@ -1,9 +1,9 @@
-"""A problem's sample inputs as Python a learner can paste (``judge show SLUG --code``, issue 23 §3).
+"""A problem's sample inputs as Python a learner can paste (``judge show SLUG --code``).
 
 Each object kind writes its own code (:func:`judge.package.kinds.object_code`), the same draws in the same order
 as its builder, so the objects a snippet makes have the case's ``build_sha256``, bit for bit
 (``tests/test_show_code.py`` execs every bundled sample's). An object whose code would show what it hides (the
-custom autograd layers of ``backprop-bug-finder``, whose backward rule is the answer; issue 20) is not written:
+custom autograd layers of ``backprop-bug-finder``, whose backward rule is the answer) is not written:
 a comment says so and :func:`sample_object` builds it. Only sample cases are ever written or built.
 """
 

@@ -140,7 +140,7 @@ def export_prairielearn(slugs: list[str], out: Path, *, points: float | None, im
 def _copies(files: dict[str, tuple[bytes, int]]) -> list[str]:
     """The Dockerfile's COPY instructions, in JSON form: every file the export wrote into ``grader/`` by name, one
     instruction per folder (COPY keeps only a file's base name), and nothing else. ``COPY .`` took whatever else
-    lay in the folder into the public image, a hidden case left there included (red team rt31b)."""
+    lay in the folder into the public image, a hidden case left there included."""
     folders: dict[str, list[str]] = {}
     for name in sorted(files):
         if name.startswith("grader/"):

@@ -148,7 +148,7 @@ def _linked(path: Path) -> Path | None:
 
 
 def _restore(code: str, slug: str, number: int, file: str | None, force: bool, lang: str) -> None:
-    """Write an attempt's code back to ``file``, never through a symbolic link (issue 29): a path with a link in
+    """Write an attempt's code back to ``file``, never through a symbolic link: a path with a link in
     it, the file itself or a folder above it, is refused, and the file is opened with ``O_NOFOLLOW`` so a link
     put there meanwhile is too. Only a regular file is replaced, and nothing is waited on (a FIFO would block
     the judge for ever)."""

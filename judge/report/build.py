@@ -15,9 +15,9 @@ Schema (``schema_version`` 1). Top-level fields follow Gradescope's ``results.js
     ``coarse`` and ``calls[]`` (``method``, ``verdict``, ``cpu_time_s``). Visible cases add ``inputs`` and, per
     call, ``failed_field``, ``got``, ``expected``, ``differences[]`` (``field``, ``got``, ``expected``, ``error``,
     ``tolerance``), ``error`` (``exc``, ``msg``, ``trace``), ``stdout`` and ``hints[]`` (``pitfall``, ``text``: a
-    known mistake the output shows, :mod:`judge.judging.hints`). Hidden cases carry only what the judge chose
-    (issue 29): never inputs, values, output, messages, hints, nor the field that failed (the submission picks it
-    by what it gets wrong), and their output line names the verdict and the method alone. Their figures are
+    known mistake the output shows, :mod:`judge.judging.hints`). Hidden cases carry only what the judge chose: never
+    inputs, values, output, messages, hints, nor the field that failed (the submission picks it by what it gets
+    wrong), and their output line names the verdict and the method alone. Their figures are
     coarse (``coarse`` true, :func:`coarsened`): ``cpu_time_s`` and ``execution_time`` are the upper bound of the
     quarter of the case's CPU-time limit they fall in, ``peak_memory_mb`` that of the quarter of its memory limit,
     so each carries at most 2 bits of what the submission saw; their calls keep ``method``, ``verdict`` and, for a
@@ -63,7 +63,7 @@ MB = 2**20
 HIDDEN_STEPS = 4
 """a hidden case's CPU time and peak memory are reported in quarters of their limits: a submission that encodes
 what it saw in how long it runs or how much it allocates gets back 2 bits a figure, where exact figures carried
-about 8 (issue 20)"""
+about 8"""
 
 
 def coarse(value: float | None, limit: float, steps: int = HIDDEN_STEPS) -> float | None:
@@ -143,7 +143,7 @@ def _call(call: CallResult, expected: Any, visible: bool, hints: list[dict[str, 
           lang: str) -> dict[str, Any]:
     entry: dict[str, Any] = {"method": call.method, "verdict": call.verdict.value,
                              "cpu_time_s": round(call.cpu_s, 4) if call.measured else None}
-    if not visible:  # the field a hidden case failed at is the submission's choice: never named (issue 29)
+    if not visible:  # the field a hidden case failed at is the submission's choice: never named
         if call.ending in LIMIT_ENDINGS:
             entry["limit"] = _named(call.error, source, lang)["msg"]  # the judge's words; exact: an exact report's
         return entry

@@ -66,9 +66,9 @@ OWN_PROC = ("maps", "mem", "limits")
 """the files of its own ``/proc`` entry a worker may read: its memory map and memory, which it could read through
 ``ctypes`` anyway, and its limits. Not ``fd``: each new entry's inode number comes from the machine-wide counter
 that numbers pipes, so a worker that looked up, closed and looked up again a descriptor moved it for the next
-worker to read back by ``lstat`` (red team rt29q: tests/adversarial/135, 136). Not the rest: ``pagemap``, ``smaps``, ``numa_maps``,
+worker to read back by ``lstat`` (tests/adversarial/135, 136). Not the rest: ``pagemap``, ``smaps``, ``numa_maps``,
 ``stat``, ``status``, ``io`` and its tasks' say which pages of a file it has mapped or faulted in, and so which the
-page cache held before it (red team rt8 read another student's answers back through fault-around and ``pagemap``)"""
+page cache held before it (an attack read another student's answers back through fault-around and ``pagemap``)"""
 GPU_PREFIX = "/dev/nvidia"
 GPU_READ = ("/sys", "/proc/driver/nvidia", "/proc/cpuinfo", "/proc/meminfo", "/proc/devices", "/proc/modules")
 """what the CUDA driver reads when a worker first uses the GPU (after the lock-down; untested without a GPU)"""

@@ -107,7 +107,7 @@ def cover_proc() -> None:
     (:func:`hide_proc`), in a mount namespace of its own made in a nested user namespace, private so that nothing
     mounted in it reaches bubblewrap's. Bubblewrap's ``/proc`` is of the worker's own PID namespace, but every
     lookup of a new entry in it (``/proc/self/fd/N``, ``/proc/self/task/TID``) takes an inode number from a
-    counter the whole machine shares, which a red team moved in one worker and read back in the next (rt29q)."""
+    counter the whole machine shares, which a red team moved in one worker and read back in the next."""
     libc.unshare(CLONE_NEWNS)
     _set_attributes("/", 0, MS_PRIVATE, AT_RECURSIVE)
     hide_proc()

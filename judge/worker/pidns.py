@@ -2,7 +2,7 @@
 
 A PID namespace hands out ids from one counter, in turn. The workers a zygote forks all lived in its namespace
 (under L2 bubblewrap's, below L2 the machine's), so a worker that started and joined N threads moved the next
-worker's pid on by N, and that worker read it back as its own pid (red team rt29v: about 15 bits a worker). So the
+worker's pid on by N, and that worker read it back as its own pid (about 15 bits a worker). So the
 zygote's child makes a new PID namespace and forks the worker into it (:func:`enter`): every worker is pid 1 of a
 counter of its own, and its threads are 2, 3, ... whatever ran before it. The namespaces above still number it,
 and their ``/proc`` shows those numbers, so the worker also covers ``/proc`` in its own mount namespace

@@ -39,7 +39,7 @@ covered too. Everything is allowed except the calls in ``DENIED``, which fail wi
 * a mount's unique id (``MOUNT_IDS``, and ``statx`` asking for ``STATX_MNT_ID_UNIQUE``): one machine-wide counter
   numbers every mount ever made, the judge's own for each worker among them, so a writer that made the judge
   start workers again (by ending its own) moved it by a fixed step, and the next student's worker read it back
-  (red team rt29r). ``name_to_handle_at`` is refused above.
+  exactly. ``name_to_handle_at`` is refused above.
 
 Only the machine's native architecture is allowed: a call through another ABI (``int 0x80``) kills the calling
 thread (libseccomp's default for a foreign architecture).
@@ -91,7 +91,7 @@ PAGE_CACHE = ("mincore", "cachestat", "fadvise64", "fadvise64_64", "arm_fadvise6
 ``getrusage``, whose count of major faults says which pages a worker's touches had to read from disk;
 ``move_pages`` (with no target nodes it says which pages are in the page table: fault-around's mapped neighbours,
 as ``pagemap`` would); and the Linux AIO calls, whose requests carry ``RWF_NOWAIT`` in memory the filter cannot
-read (red team rt9)"""
+read (an attack read which pages were cached through each of these once the others were refused)"""
 WATCHES = ("flock", "inotify_init", "inotify_init1", "fanotify_init")
 """calls that lock a file or watch other processes use it"""
 LOCK_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)

@@ -1,5 +1,5 @@
 # verdict: accepted
-# attack: starts and joins 3000 threads at its first call, moving the counter that hands out process ids on by 3000, for a later student with no solution (132-reads-the-process-id-counter) to read as a jump in its own pid: about 15 bits a worker (red team rt29v)
+# attack: starts and joins 3000 threads at its first call, moving the counter that hands out process ids on by 3000, for a later student with no solution (132-reads-the-process-id-counter) to read as a jump in its own pid: about 15 bits a worker
 # stopped by: nothing stops the writer; the reader is stopped by its PID namespace of its own, where it is pid 1, and its covered /proc
 # needs: L2
 # base: reference

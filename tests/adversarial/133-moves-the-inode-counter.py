@@ -1,5 +1,5 @@
 # verdict: accepted
-# attack: makes pipes until the block of inode numbers it takes (the kernel hands them out 1024 at a time, from one counter for the whole machine) has index 40 modulo 64, so that the next block a later student with no solution (134-reads-the-inode-counter) takes says 5; a red team read such a value back exactly, at L2 and L1 (rt29p)
+# attack: makes pipes until the block of inode numbers it takes (the kernel hands them out 1024 at a time, from one counter for the whole machine) has index 40 modulo 64, so that the next block a later student with no solution (134-reads-the-inode-counter) takes says 5; such a value was read back exactly, at L2 and L1
 # stopped by: nothing stops the writer, which answers either way; the reader is stopped by the seccomp filter, which refuses pipe, pipe2 and memfd_create
 # needs: L1
 # base: reference

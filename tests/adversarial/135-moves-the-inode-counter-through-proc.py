@@ -1,5 +1,5 @@
 # verdict: accepted
-# attack: like 133, with no pipe: every lookup of a new /proc/self/fd/N entry takes an inode number from the same machine-wide counter (get_next_ino), so the writer looks up, closes and looks up again a descriptor until the block of numbers it takes has index 40 modulo 64, and the next block a later student with no solution (136-reads-the-inode-counter-through-proc) takes says 5 (red team rt29q)
+# attack: like 133, with no pipe: every lookup of a new /proc/self/fd/N entry takes an inode number from the same machine-wide counter (get_next_ino), so the writer looks up, closes and looks up again a descriptor until the block of numbers it takes has index 40 modulo 64, and the next block a later student with no solution (136-reads-the-inode-counter-through-proc) takes says 5
 # stopped by: nothing stops the writer, which answers either way; the reader is stopped by a covered /proc, which shows no fd folder (every worker a warm process forks, and every fresh one under L2: the filter alone cannot, lstat is allowed); a fresh worker below L2 (judge submit at L1) still sees its /proc/self/fd: open there
 # needs: L1
 # base: reference

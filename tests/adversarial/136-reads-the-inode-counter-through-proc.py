@@ -1,5 +1,5 @@
 # verdict: wrong_answer
-# attack: takes a fresh block of inode numbers through lookups of /proc/self/fd/N (no pipe) and decodes the value an earlier student (135-moves-the-inode-counter-through-proc) left in the machine-wide counter; it answers with the reference only when it reads 5, so being accepted means the channel is open (red team rt29q)
+# attack: takes a fresh block of inode numbers through lookups of /proc/self/fd/N (no pipe) and decodes the value an earlier student (135-moves-the-inode-counter-through-proc) left in the machine-wide counter; it answers with the reference only when it reads 5, so being accepted means the channel is open
 # stopped by: a covered /proc, which shows no fd folder: in every worker a warm process forks, and in a fresh one under L2 (bubblewrap's /proc is covered as it starts); NOT in a fresh worker below L2 (judge submit at L1), where it reads a random value and is accepted 1 time in 8
 # needs: L2
 # base: reference

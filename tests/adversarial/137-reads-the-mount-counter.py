@@ -1,5 +1,5 @@
 # verdict: wrong_answer
-# attack: reads the unique id of the mount its scratch directory is on (statx with STATX_MNT_ID_UNIQUE, Linux 6.8+): one machine-wide counter numbers every mount, the judge's own for each worker among them, so an earlier student who ended its own workers on purpose moved it by a fixed step per restart, and a red team read a chosen value back exactly in the next student's worker (rt29r); it answers with the reference whenever it can read the id at all
+# attack: reads the unique id of the mount its scratch directory is on (statx with STATX_MNT_ID_UNIQUE, Linux 6.8+): one machine-wide counter numbers every mount, the judge's own for each worker among them, so an earlier student who ended its own workers on purpose moved it by a fixed step per restart, and a chosen value was read back exactly in the next student's worker; it answers with the reference whenever it can read the id at all
 # stopped by: the seccomp filter refuses statx asking for STATX_MNT_ID_UNIQUE, statmount and listmount
 # needs: L1
 # base: reference

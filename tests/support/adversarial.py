@@ -252,7 +252,7 @@ def _check_hidden(report: dict) -> None:
     for test in report["tests"]:
         if test["extra_data"]["hidden"]:
             assert "inputs" not in test["extra_data"]
-            assert all(set(c) <= {"method", "verdict", "limit"}  # no field, no time of its own (issue 29)
+            assert all(set(c) <= {"method", "verdict", "limit"}  # no field, no time of its own
                        for c in test["extra_data"]["calls"])
 
 

@@ -1,4 +1,4 @@
-"""Learner's own cases that the judge must refuse in one line before building anything (issue 29 §5): the CLI
+"""Learner's own cases that the judge must refuse in one line before building anything: the CLI
 test (tests/test_custom_case.py) and the site's (tests/test_serve.py) send each one."""
 
 from __future__ import annotations
@@ -26,5 +26,5 @@ BAD_CASES = [
     (_tensor().replace('"seed": 1', '"seed": ' + "9" * 5000), ""),  # red team: ValueError past Python's
     # 4300-digit limit on int(), "the judge failed", exit 3; any one line will do
 ]
-"""a learner's own case the judge must refuse in one line before building anything (issue 29 §5), with the words
+"""a learner's own case the judge must refuse in one line before building anything, with the words
 the line must hold; ``tests/test_serve.py`` sends each to the site too"""

@@ -1,5 +1,5 @@
 """What System V IPC objects and attack message queues exist on the machine: the adversarial and IPC tests
-compare it before and after judging, so nothing a worker made may outlive it (issue 29)."""
+compare it before and after judging, so nothing a worker made may outlive it."""
 
 from __future__ import annotations
 

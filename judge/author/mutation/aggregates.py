@@ -1,6 +1,6 @@
 """Mutants that are not one token away: a different aggregate, an added guard, a loop stopped early.
 
-A learner's mistake is often not a flipped operator but another rule over the same list (issue 30 §4). These
+A learner's mistake is often not a flipped operator but another rule over the same list. These
 operators rewrite a whole expression or loop of the reference; :func:`.mutants.mutants` makes them after the
 one-token operators, so those keep their ids:
 

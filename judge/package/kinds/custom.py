@@ -61,7 +61,7 @@ class Custom(LayerKind):
         return {**spec, "bug": BUGS[spec["custom"]][int(shown(spec["bug"], hidden))]}
 
     def constructor(self, spec: dict[str, Any]) -> None:
-        """None: the layer's backward rule is its bug, which written code would have to name (issue 20)."""
+        """None: the layer's backward rule is its bug, which written code would have to name."""
         return None
 
     def describe(self, spec: dict[str, Any], lang: str = "en") -> str:
