@@ -288,6 +288,36 @@ def _merge_refused(parts: list[Path], out: Path, toy_root: Path, *expected: str)
     assert not (out / "summary.json").exists()
 
 
+def _as_other_problem(parts: list[Path]) -> list[Path]:
+    _edit_json(parts[1] / "summary.json", lambda s: s["problem"].update(slug="dead-relu-detector"))
+    return parts
+
+
+def _as_other_split(parts: list[Path]) -> list[Path]:
+    _edit_json(parts[1] / "summary.json", lambda s: s.update(shard="2/3"))
+    return parts
+
+
+def _given_twice(parts: list[Path]) -> list[Path]:
+    return [parts[0], Path(shutil.copytree(parts[0], parts[0].with_name("again"))), parts[1]]
+
+
+def _other_points(parts: list[Path]) -> list[Path]:
+    _edit_json(parts[1] / "summary.json", lambda s: s.update(points=5.0))
+    return parts
+
+
+@pytest.mark.parametrize("change, expected", [
+    (_as_other_problem, ("grades 'dead-relu-detector'", "merge the outputs of one problem")),
+    (_as_other_split, ("is shard 2/3 but", "is shard 1/2", "merge the shards of one split")),
+    (_given_twice, ("shard 1/2 appears twice",)),
+    (_other_points, ("gives the problem 5.0 points", "give --points")),
+], ids=["another problem", "another split", "a shard given twice", "other points"])
+def test_merge_refuses_parts_that_are_not_one_class(toy_root, sharded, tmp_path, change, expected):
+    """docs/grading.md: shards of different problems or splits, a shard given twice, different points."""
+    _merge_refused(change(_copy_parts(sharded[1], tmp_path)), tmp_path / "merged", toy_root, *expected)
+
+
 def test_merge_refuses_a_shard_whose_figures_do_not_follow_from_its_cases(toy_root, sharded, tmp_path):
     """A shard whose student was edited to accepted, every test still failed, merged as accepted."""
     parts = _copy_parts(sharded[1], tmp_path)

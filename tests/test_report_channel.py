@@ -26,7 +26,9 @@ from judge.platforms import gradescope, prairielearn
 from judge.platforms.config import Export, Exported
 from judge.report.build import build_report, coarsened
 from judge.report.render import FORMATS, render
+from judge.package.problem import available, find_problem
 from judge.worker.runner import Ending
+from tests.support.cli import REPO
 
 CPU_S, MEMORY = 1.0, 256 << 20
 SHARES = (0.1, 0.35, 0.6, 0.85, 1.1)
@@ -105,11 +107,29 @@ def expected_size(calls: int) -> int:
     return 16 * measured_patterns + 2
 
 
-@pytest.mark.parametrize("calls", [1, 3])
+@pytest.mark.parametrize("calls", [1, 2, 3])
 def test_one_hidden_case_shows_only_a_counted_number_of_entries(calls):
     found = channel(calls)
     assert len(found) == expected_size(calls)
     print(f"{calls} call(s): {len(found)} distinct entries, {math.log2(len(found)):.2f} bits")
+
+
+def _bits(calls: int) -> str:
+    return f"{math.log2(expected_size(calls)):.1f}"
+
+
+def test_the_docs_state_the_channel_as_counted_for_the_largest_hidden_case_here():
+    """docs/reports.md and docs/security.md give the channel's entries and bits for one, two and three calls and
+    for the largest hidden case of the bundled problems: each as counted above, for the cases as they are now."""
+    largest = max(len(case.calls) for slug in available() for case in find_problem(slug).cases if case.hidden)
+    reports, security = (" ".join((REPO / "docs" / page).read_text().split()) for page in ("reports.md", "security.md"))
+    for stated in (f"{expected_size(1)} for one call ({_bits(1)} bits)",
+                   f"{expected_size(2)} for two ({_bits(2)} bits)", f"{expected_size(3)} for three ({_bits(3)} bits)",
+                   f"{expected_size(largest)} for the largest hidden case here, of {largest} calls "
+                   f"({_bits(largest)} bits)"):
+        assert stated in reports
+    assert f"{_bits(1)} bits for one call, {_bits(3)} for three, {_bits(largest)} for the largest case here " \
+           f"({largest} calls)" in security
 
 
 def test_nothing_the_submission_made_reaches_a_hidden_case_in_any_format_or_export():
