@@ -18,9 +18,6 @@ a whole-word "rt", so ``rtol``, ``rtl``, ``rt_sigqueueinfo`` and CodeMirror's ``
 is a hex digest (no "r" or "t" in one). "issue #2901" in the vendored CodeMirror is its own tracker's, not ours,
 and is not a hit either"""
 OUTSIDE = re.compile(f"(?P<notes>{NOTES})|(?P<tracker>{TRACKER})")
-NOT_YET = ("docs/", "README.md")
-"""exempt from TRACKER only, for now: another branch rewrites their mentions; the lead removes this constant once
-it merges"""
 SELF = REPO / "tests" / "test_references.py"
 """which names them, to find them"""
 
@@ -46,6 +43,5 @@ def test_no_tracked_file_points_outside_the_repository():
         path = REPO / name
         if path.is_file() and not path.is_symlink() and path != SELF:
             text = path.read_bytes().decode("utf-8", "replace")
-            pointing += [f"{name}: {m[0]}" for m in OUTSIDE.finditer(text)
-                         if not (m.lastgroup == "tracker" and name.startswith(NOT_YET))]
+            pointing += [f"{name}: {m[0]}" for m in OUTSIDE.finditer(text)]
     assert pointing == []
