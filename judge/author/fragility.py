@@ -238,7 +238,7 @@ def thresholds(reference: list[Any], methods: list[str], call_args: list[list[An
 
 
 def small_values(expected: list[Any], methods: list[str], tolerance: Tolerance, rules: Guards) -> list[Finding]:
-    """One warning for the expected values the absolute tolerance compares weakly (catalogue §7.8)."""
+    """One warning for the expected values the absolute tolerance compares weakly."""
     below = SMALL_FACTOR * tolerance.absolute
     small = [(path, value) for path, name, value in _flat(expected, methods).values()
              if type(value) is float and 0 < abs(value) < below and name not in rules.fractions]

@@ -7,7 +7,7 @@ too. On every sample case, a parameter (or a child's input) fails the reference'
 ``gradcheck`` of the loss as a function of that tensor fails, and ``suspect`` is the largest child index that
 ``gradcheck`` blames (the tie case's zeroed bias gradient, whose relative error is exactly ``tol = 1.0``, passes
 by the strict rule where ``gradcheck`` fails it). The autograd gradients with respect to each child's input are also what ``torch.func.vjp``
-gives (the layers use ``setup_context``, catalogue §7.17).
+gives (the layers use ``setup_context``).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 ``nn.init._calculate_fan_in_and_fan_out`` gives the fan-in (kernel included), ``nn.init.calculate_gain('relu')``
 Kaiming's gain, ``F.conv2d`` each convolution's output and ``torch.std_mean(correction=1)`` its statistics, on every
-sample case that measures a model; and PyTorch's own initialisers land where the statement says (§7.16): the
+sample case that measures a model; and PyTorch's own initialisers land where the statement says: the
 default Conv2d init has ``init_ratio`` ≈ 1/√6 ≈ 0.41 ('bad_init'), ``kaiming_normal_`` ≈ 1 ('healthy').
 """
 

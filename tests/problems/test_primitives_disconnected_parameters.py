@@ -65,4 +65,4 @@ def test_an_sgd_step_moves_exactly_the_ok_parameters(case):
     torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=0.1).step()
     moved = {n: not torch.equal(before[n], p.detach()) for n, p in model.named_parameters()}
     assert moved == {n: s == 'ok' for n, s in status.items()}
-    assert 'ok' in status.values()  # catalogue §7.13: every case trains something
+    assert 'ok' in status.values()  # every case trains something

@@ -52,7 +52,7 @@ def test_scaler_trace_matches_amp_update_scale(case, index):
     assert got["scales"] == pytest.approx(scales, rel=1e-6, abs=rounding)
     assert got["final_scale"] == pytest.approx(scale.item(), rel=1e-6, abs=rounding)
     assert (got["skipped"], got["applied"]) == (sum(map(bool, found_inf)), len(found_inf) - sum(map(bool, found_inf)))
-    assert max([init_scale, *scales, scale.item()]) <= 2.0 ** 19  # catalogue §4.9: R1 keeps scales below 1e6
+    assert max([init_scale, *scales, scale.item()]) <= 2.0 ** 19  # R1 keeps scales below 1e6
 
 
 @pytest.mark.parametrize("case, index", _calls("unscale_check"))
@@ -76,4 +76,4 @@ def test_unscale_check_matches_the_amp_unscale_kernel_and_get_total_norm(case, i
     if grads:
         stacked = torch.linalg.vector_norm(torch.cat([g.double().flatten() for g in grads]))
         assert got["unscaled_norm"] == pytest.approx(stacked.item(), abs=1e-4, rel=1e-4)
-        assert got["unscaled_norm"] >= 0.01  # catalogue §7.8: a linear output is never weakly compared
+        assert got["unscaled_norm"] >= 0.01  # a linear output is never weakly compared

@@ -6,7 +6,7 @@ activation the definition names), the report is rebuilt from PyTorch alone: the 
 ``torch.nn.utils.get_total_norm`` on single tensors, the entropy is ``Categorical(logits=z).entropy()``, the
 local derivatives are autograd's own (a vector-Jacobian product of each Sigmoid/Tanh), dead units come from
 forward hooks on the ReLUs, and the init targets use ``nn.init.calculate_gain`` with the fans of
-``nn.init._calculate_fan_in_and_fan_out``; everything else falls through to gain 1 (catalogue §7 item 18).
+``nn.init._calculate_fan_in_and_fan_out``; everything else falls through to gain 1.
 """
 
 from __future__ import annotations

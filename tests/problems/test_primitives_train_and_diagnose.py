@@ -1,5 +1,5 @@
 """train-and-diagnose: the reference agrees with torch.optim and clip_grad_norm_ themselves, and its stop rule is the
-contract's (catalogue §7 item 19).
+problem statement's.
 
 An independent loop here builds the optimizer with ``torch.optim``, clips with ``torch.nn.utils.clip_grad_norm_``
 (whose return value is the norm before clipping) and sets the warmup with ``LambdaLR``; on every sample case that

@@ -13,7 +13,7 @@ true gradient. Each class names its rule in ``sealed``: a call that leaves a lay
 error (:func:`judge.package.kinds.tampered`), a tripwire inside the submission's process, not a boundary.
 
 The Functions use ``setup_context`` (the new style), so ``torch.func`` transforms such as ``torch.func.grad`` work
-on them (catalogue §7.17). Subclassing torch's classes imports torch, so this module is imported only when a
+on them. Subclassing torch's classes imports torch, so this module is imported only when a
 custom layer is first built, never by the judge's process (see :mod:`.lazy`).
 """
 

@@ -1,4 +1,4 @@
-"""Config kinds: validated dictionaries the solution reads (catalogue K9). They build to plain dicts.
+"""Config kinds: validated dictionaries the solution reads. They build to plain dicts.
 
 Every key is given explicitly in a case (AdamW's default weight decay is 0.01, Adam's 0: a silent default would
 hide what the case tests), and an unknown or misspelt key fails validation instead of reaching the solution.
@@ -25,7 +25,7 @@ OPTIMIZERS: dict[str, tuple[str, ...]] = {
 }
 """each optimizer's keys besides ``name``, all required"""
 MAX_STEPS = 30
-"""training loops stay short, so float32 noise cannot grow chaotic (catalogue §2.9)"""
+"""training loops stay short, so float32 noise cannot grow chaotic"""
 
 
 def _require(spec: dict[str, Any], keys: tuple[str, ...], where: str, check: Checker) -> None:
