@@ -124,3 +124,31 @@ def test_new_without_judge_problems_writes_into_the_current_folder_never_the_bun
     assert (tmp_path / "solutions" / "fresh-idea.py").is_file()
     assert not (bundle() / "problems" / "fresh-idea").exists()
     assert f"JUDGE_PROBLEMS={tmp_path / 'problems'}" in made.stdout  # how to make the judge find it
+
+
+def test_verify_warns_of_an_accepted_submission_that_uses_more_than_half_a_limit(tmp_path):
+    """docs/authoring.md: a declared accepted submission (or the reference) that uses more than half a case's
+    CPU-time limit is a warning: on a slower machine it would not be accepted."""
+    from judge.judging.plan import make_plan
+    from judge.package.problem import load_problem
+
+    root = build_toy(tmp_path, TOY_CASES, TOY_MEMORY_MB)
+    package = root / "problems" / SLUG
+    limit = min(limits.cpu_s for limits in make_plan(load_problem(package), "submit", "cpu").limits)
+    slow = package / "submissions" / "accepted" / "slow.py"
+    slow.parent.mkdir(parents=True, exist_ok=True)
+    slow.write_text(REFERENCE_SOURCE + textwrap.dedent(f"""
+
+        import time
+        class Solution(Solution):
+            def compute_activation_stats(self, model, x):
+                started = time.process_time()
+                while time.process_time() - started < {0.7 * limit}:
+                    pass
+                return super().compute_activation_stats(model, x)
+        """))
+    result = run_judge(["verify", SLUG, "--no-mutation", "--warnings"], root)  # fails: the toy lacks cases hints need
+    assert re.search(r"\nok +accepted +slow\.py\n", result.stdout), result.stdout[-2000:] + result.stderr[-2000:]
+    warned = [line for line in result.stdout.splitlines() if "slow.py:" in line]
+    assert warned and all("CPU-time limit" in line for line in warned), result.stdout[-2000:]
+    assert not [line for line in result.stdout.splitlines() if "CPU-time limit" in line and "slow.py" not in line]

@@ -192,3 +192,35 @@ def test_the_groups_of_a_killed_judge_are_removed_by_the_next():
         assert all(d.exists() for d in mine.dirs.values())
     finally:
         mine.remove()
+
+
+def _late_then(*results):
+    """A session whose calls end as ``results`` say, one after another, counting the workers it drops."""
+    from judge.judging.session import Session
+
+    session, ended = Session.__new__(Session), iter(results)
+    session.ran, session.dropped = [], []
+    session._call_once = lambda *args: session.ran.append(args) or next(ended)
+    session._drop_worker = lambda: session.dropped.append(len(session.ran))
+    return session
+
+
+def test_a_call_just_over_its_cpu_limit_is_run_once_more_in_a_fresh_worker():
+    """docs/judging.md: a call that finished just over its limit (a busy machine's noise) gets one more run, in a
+    fresh worker, and the faster of the two counts; any other ending is final."""
+    from judge.judging.limits import CaseLimits
+    from judge.judging.session import CallResult
+    from judge.judging.verdict import Verdict
+    from judge.worker.runner import Ending
+
+    limits = CaseLimits(1.0, 256 << 20)
+    late = CallResult("m", Verdict.TIME_LIMIT_EXCEEDED, cpu_s=1.05, ending=Ending.LATE)
+    within = CallResult("m", Verdict.ACCEPTED, cpu_s=0.7)
+    session = _late_then(late, within)
+    assert session.call(0, 0, limits, None) is within and session.dropped == [1] and len(session.ran) == 2
+    slower = CallResult("m", Verdict.TIME_LIMIT_EXCEEDED, cpu_s=1.08, ending=Ending.LATE)
+    session = _late_then(late, slower)
+    assert session.call(0, 0, limits, None) is late and len(session.ran) == 2  # once more, not again and again
+    for final in (within, CallResult("m", Verdict.TIME_LIMIT_EXCEEDED, cpu_s=2.0, ending=Ending.CPU)):
+        session = _late_then(final)
+        assert session.call(0, 0, limits, None) is final and session.dropped == [] and len(session.ran) == 1

@@ -99,6 +99,11 @@ def test_mutants_are_distinct_valid_modules_with_stable_ids():
     assert [m.id for m in mutants(moved)] == [m.id for m in made]
     assert [m.line - 2 for m in mutants(moved)] == [m.line for m in made]
     assert len({m.id for m in made}) == len(made)
+    edited = SOURCE.replace("        if not stats:\n", "        stats = list(stats)\n        if not stats:\n")
+    assert edited != SOURCE
+    kept = {m.id for m in mutants(edited)}
+    elsewhere = [m.id for m in made if m.function != "Solution.rule"]
+    assert len(elsewhere) >= 10 and [i for i in elsewhere if i not in kept] == []  # an edit of another method
 
 
 def test_spread_picks_evenly_and_all_by_default():
