@@ -18,7 +18,7 @@ from judge.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, JudgeError
 from judge.grading import commands as grading
 from judge.platforms import commands as platforms
 from judge.practice import commands as practice
-from judge.command import line, said
+from judge.command import error_line, line
 from judge.report.escape import visible
 from judge.serve import commands as serve
 from judge.settings import LANG
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.handler(args)
     except JudgeError as exc:  # its fields can be file names of any bytes: shown, never acted on by the terminal
-        print(f"judge: {said(exc, lang)}", file=sys.stderr)
+        print(f"judge: {error_line(exc, lang)}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print(f"judge: {messages.say_in(lang, 'interrupted')}", file=sys.stderr)

@@ -31,12 +31,32 @@ def line(lang: str, key: str, /, **fields: Any) -> str:
     of any bytes), each shown on one line (:func:`judge.report.escape.inline`), so a newline in a name cannot start
     a line that reads as the judge's own, and a byte that is not UTF-8 shows as ``\\xff`` (never an encoding
     error on a strict terminal). Every line a command prints is made here."""
-    shown = {name: inline(os.fspath(value)) if isinstance(value, (str, os.PathLike)) and name not in OUTPUT_FIELDS
-             else value for name, value in fields.items()}
-    return visible(messages.say_in(lang, key, **shown))
+    return visible(messages.say_in(lang, key, **{name: _shown(name, value) for name, value in fields.items()}))
 
 
-def said(exc: JudgeError, lang: str) -> str:
+class _OneLine(messages.Said):
+    """A message that is a field of another (a reason, "'a' or 'b'"), said in the language around it and shown on
+    one line: its own fields may be names too."""
+
+    def __init__(self, inner: messages.Said | messages.SaidText):
+        super().__init__(inner.key, **inner.fields)
+        self.inner = inner
+
+    def said_in(self, lang: str) -> str:
+        return inline(self.inner.said_in(lang))
+
+
+def _shown(name: str, value: Any) -> Any:
+    """A field as :func:`line` shows it: a text, a path or a message inside the message on one line, anything else
+    (a number, a count) as it is."""
+    if name in OUTPUT_FIELDS:
+        return value
+    if isinstance(value, (messages.Said, messages.SaidText)):
+        return _OneLine(value)
+    return inline(os.fspath(value)) if isinstance(value, (str, os.PathLike)) else value
+
+
+def error_line(exc: JudgeError, lang: str) -> str:
     """What ``exc`` says, in ``lang``, as :func:`line` shows it."""
     return line(lang, exc.key, **exc.fields)
 

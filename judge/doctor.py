@@ -18,6 +18,7 @@ from judge import messages
 from judge.command import add_command
 from judge.errors import EXIT_OK
 from judge.machine import cpu_model, gpus, judge_version, torch_version
+from judge.report.escape import inline
 from judge.settings import CACHE, HOME, PROBLEMS, SETTINGS, SOLUTIONS, Setting
 
 Section = Callable[[], list[str]]
@@ -132,7 +133,9 @@ SECTIONS: tuple[Section, ...] = (version, devices, problems, solutions, data, se
 
 
 def report() -> str:
-    return "".join(line + "\n" for section in SECTIONS for line in section())
+    """Every section's lines, each kept on its line (a path or a variable's value is data: a newline or an escape
+    in one is shown, never acted on)."""
+    return "".join(inline(line) + "\n" for section in SECTIONS for line in section())
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:

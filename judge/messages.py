@@ -81,6 +81,7 @@ CATALOGUE: dict[str, str] = {
     "merge_duplicate_shard": "shard {shard} appears twice: {first} and {second}",
     "merge_missing_shards": "shard {missing} of {count} is missing; merge every shard's output",
     "merge_conflict": "student '{student}' is in both {first} and {second}",
+    "merge_other_cases": "{path}: '{student}' was judged with other cases, limits, device or judge than the students of {first}; grade every part with the same package and judge, then merge",
     "merge_incomplete": "{path}: the result of student '{student}' is missing; run that shard's 'judge grade' again to finish it",
     "weak_sandbox": "the workers here run at {level}, which cannot keep hidden cases secret or the judge's files safe from submissions; run 'judge doctor' to see what is missing, or pass --allow-weak-sandbox to grade anyway",
     # judging: how a call ended (judge.judging.verdict.ENDINGS; the fields are judge.judging.session.ending_fields)

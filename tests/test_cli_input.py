@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from tests.support.cli import REFERENCE_SOURCE, SLUG, run_judge
+from tests.support.cli import REFERENCE_SOURCE, SLUG, judge_env, run_judge
 from tests.support.readers import CONTROL
 
 
@@ -111,6 +113,31 @@ def test_a_case_file_named_with_what_a_terminal_acts_on_is_refused(toy_root, tmp
     (hidden / "01-six.json").rename(hidden / "01\nok  hidden-99\x1b[2J.json")
     line = _one_clear_line(run_judge(["submit", SLUG, str(write_submission(REFERENCE_SOURCE))], broken))
     assert "01\\nok  hidden-99\\x1b[2J.json" in line and "letters, digits" in line and not CONTROL.search(line)
+
+
+def test_a_problem_folder_whose_slug_a_terminal_acts_on_is_refused(toy_root, tmp_path):
+    import shutil
+
+    broken = tmp_path / "broken"
+    shutil.copytree(toy_root, broken)
+    forged = "ok\njudge: accepted\x1b[2J"
+    package = (broken / "problems" / SLUG).rename(broken / "problems" / forged)
+    toml = package / "problem.toml"
+    in_toml = forged.replace("\n", "\\n").replace("\x1b", "\\u001b")
+    toml.write_text(toml.read_text().replace(f'slug = "{SLUG}"', f'slug = "{in_toml}"'))
+    line = _one_clear_line(run_judge(["list"], broken))
+    assert "'slug' must be lower-case letters" in line and "ok\\njudge: accepted\\x1b[2J" in line
+    assert not CONTROL.search(line)
+
+
+@pytest.mark.parametrize("command", [["doctor"], ["serve", "--host", "x\x1b]0;t\x07\nFAKE", "--port", "0"]])
+def test_the_machine_s_own_names_stay_on_their_lines(toy_root, tmp_path, command):
+    env_home = tmp_path / "h\x1b[31m\nFAKE: accepted"
+    env = {**judge_env(toy_root), "JUDGE_HOME": str(env_home), "PYTHONIOENCODING": "utf-8:strict"}
+    result = subprocess.run([sys.executable, "-m", "judge", *command], capture_output=True, timeout=120, env=env)
+    text = (result.stdout + result.stderr).decode("utf-8")
+    assert "Traceback" not in text and "internal error" not in text, text[-2000:]
+    assert not CONTROL.search(text.replace("\n", "")) and not any(line.startswith("FAKE") for line in text.splitlines())
 
 
 def test_output_file_and_formats(toy_root, write_submission, tmp_path):

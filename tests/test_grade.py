@@ -20,6 +20,7 @@ import pytest
 
 from judge.judging.verdict import ENDINGS, LIMIT_ENDINGS
 from tests.support.cli import REFERENCE_SOURCE, SLUG, judge_env, judge_json, run_judge
+from tests.support.readers import CONTROL
 from tests.support.submissions import (EXITS_ON_BATCH_OF_SIX, GROWS, LOOPS, RAISES, RETURNS_BOOL, SLOW_ACCEPTED, WRONG,
                                        patched, write_files)
 
@@ -302,6 +303,13 @@ def _given_twice(parts: list[Path]) -> list[Path]:
     return [parts[0], Path(shutil.copytree(parts[0], parts[0].with_name("again"))), parts[1]]
 
 
+def _judged_otherwise(parts: list[Path]) -> list[Path]:
+    """As a part graded with an edited copy of the package (other hidden cases) would be."""
+    student = sorted((parts[1] / "students").iterdir())[0]
+    _edit_json(student / "results.json", lambda r: r["grading"].update(judge_key="0" * 16))
+    return parts
+
+
 def _other_points(parts: list[Path]) -> list[Path]:
     _edit_json(parts[1] / "summary.json", lambda s: s.update(points=5.0))
     return parts
@@ -311,10 +319,12 @@ def _other_points(parts: list[Path]) -> list[Path]:
     (_as_other_problem, ("grades 'dead-relu-detector'", "merge the outputs of one problem")),
     (_as_other_split, ("is shard 2/3 but", "is shard 1/2", "merge the shards of one split")),
     (_given_twice, ("shard 1/2 appears twice",)),
+    (_judged_otherwise, ("was judged with other cases, limits, device or judge than the students of",)),
     (_other_points, ("gives the problem 5.0 points", "give --points")),
-], ids=["another problem", "another split", "a shard given twice", "other points"])
+], ids=["another problem", "another split", "a shard given twice", "judged otherwise", "other points"])
 def test_merge_refuses_parts_that_are_not_one_class(toy_root, sharded, tmp_path, change, expected):
-    """docs/grading.md: shards of different problems or splits, a shard given twice, different points."""
+    """docs/grading.md: shards of different problems or splits, a shard given twice, students judged with other
+    cases or another judge, different points."""
     _merge_refused(change(_copy_parts(sharded[1], tmp_path)), tmp_path / "merged", toy_root, *expected)
 
 
@@ -354,6 +364,18 @@ def test_merge_answers_a_hostile_stored_file_in_one_line(toy_root, sharded, tmp_
     result = run_judge(["merge", *map(str, parts), "--out", str(tmp_path / "merged")], toy_root, timeout=120)
     assert result.returncode in (0, 2) and "internal error" not in result.stderr, result.stderr[-500:]
     assert result.returncode == 0 or result.stderr.count("\n") == 1, result.stderr
+
+
+def test_a_forged_verdict_in_a_stored_result_stays_on_the_refusals_line(toy_root, sharded, tmp_path):
+    """The refusal quotes the stored verdict inside a reason of its own (a message in a message): a newline and an
+    escape there must not forge a line of the instructor's terminal."""
+    parts = _copy_parts(sharded[1], tmp_path)
+    part = next(p for p in parts if (p / "students" / "amy").is_dir())
+    forged = "x\njudge: merged 7 students, every one accepted\x1b[2J"
+    _edit_json(part / "students" / "amy" / "results.json", lambda r: r.update(verdict=forged))
+    result = run_judge(["merge", *map(str, parts), "--out", str(tmp_path / "merged")], toy_root)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "x\\njudge: merged 7 students" in result.stderr and not CONTROL.search(result.stderr.rstrip("\n"))
 
 
 def test_merge_refuses_a_shard_whose_source_is_not_the_file_judged(toy_root, sharded, tmp_path):

@@ -25,26 +25,33 @@ def test_no_module_but_the_pool_starts_a_fork_server():
     assert starting == [POOL_MODULE]
 
 
-GUARDED_ONLY = {"judge", "unjudgeable", "judge_cases"}
-"""what judges a submission without the guard (Judge's own methods, and the session's case loop)"""
-UNGUARDED_CALLERS = {("judge/pipeline.py", "judge.judge"), ("judge/pipeline.py", "judge.unjudgeable"),
-                     ("judge/pipeline.py", "judge_cases"), ("judge/judging/calibrate.py", "judge_cases"),
-                     ("judge/practice/watch.py", "watcher.judge")}
-"""the guard itself, the calibration of the reference (no submission), and the watcher's own ``judge``, which is
-``judge_guarded`` (checked below)"""
+UNGUARDED = {"judge_cases", "Session"}
+"""what judges without the guard: the session's case loop and the session itself (by any name that reaches them),
+and a Judge's own ``judge`` and ``unjudgeable`` methods"""
+UNGUARDED_USES = {("judge/pipeline.py", "judge.judge"), ("judge/pipeline.py", "judge.unjudgeable"),
+                  ("judge/pipeline.py", "judge_cases"), ("judge/pipeline.py", "Session"),
+                  ("judge/judging/session.py", "Session"), ("judge/judging/calibrate.py", "judge_cases"),
+                  ("judge/judging/calibrate.py", "Session"), ("judge/practice/watch.py", "watcher.judge")}
+"""the guard itself, the session's own module, the calibration of the reference (no submission), and the
+watcher's own ``judge``, which is ``judge_guarded`` (checked below)"""
 
 
-def _called(node: ast.Call) -> str | None:
-    return getattr(node.func, "id", getattr(node.func, "attr", None))
+def _unguarded(node: ast.AST) -> bool:
+    """A use, called or not (``run = judge.judge`` counts), of what judges without the guard."""
+    if isinstance(node, ast.Name):
+        return node.id in UNGUARDED
+    if isinstance(node, ast.Attribute):
+        return node.attr in UNGUARDED or node.attr == "judge"
+    return isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "unjudgeable"  # Judge's, not data's
 
 
 def test_every_front_end_judges_through_judge_guarded():
-    calls = set()
+    uses = set()
     for path in sorted((REPO / "judge").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and _called(node) in GUARDED_ONLY:
-                calls.add((str(path.relative_to(REPO)), ast.unparse(node.func)))
-    assert calls == UNGUARDED_CALLERS
+            if _unguarded(node):
+                uses.add((str(path.relative_to(REPO)), ast.unparse(node.func if isinstance(node, ast.Call) else node)))
+    assert uses == UNGUARDED_USES
     watcher = ast.parse((REPO / "judge/practice/watch.py").read_text(encoding="utf-8"))
     method = next(n for n in ast.walk(watcher) if isinstance(n, ast.FunctionDef) and n.name == "judge")
     assert [ast.unparse(n.func) for n in ast.walk(method) if isinstance(n, ast.Call)] == ["judge_guarded"]

@@ -119,10 +119,11 @@ def _bits(calls: int) -> str:
 
 
 def test_the_docs_state_the_channel_as_counted_for_the_largest_hidden_case_here():
-    """docs/reports.md and docs/security.md give the channel's entries and bits for one, two and three calls and
+    """docs/reports.md, docs/security.md and the README give the channel's entries and bits for one, two and three calls and
     for the largest hidden case of the bundled problems: each as counted above, for the cases as they are now."""
     largest = max(len(case.calls) for slug in available() for case in find_problem(slug).cases if case.hidden)
-    reports, security = (" ".join((REPO / "docs" / page).read_text().split()) for page in ("reports.md", "security.md"))
+    reports, security, readme = (" ".join((REPO / page).read_text().split())
+                                 for page in ("docs/reports.md", "docs/security.md", "README.md"))
     for stated in (f"{expected_size(1)} for one call ({_bits(1)} bits)",
                    f"{expected_size(2)} for two ({_bits(2)} bits)", f"{expected_size(3)} for three ({_bits(3)} bits)",
                    f"{expected_size(largest)} for the largest hidden case here, of {largest} calls "
@@ -130,6 +131,7 @@ def test_the_docs_state_the_channel_as_counted_for_the_largest_hidden_case_here(
         assert stated in reports
     assert f"{_bits(1)} bits for one call, {_bits(3)} for three, {_bits(largest)} for the largest case here " \
            f"({largest} calls)" in security
+    assert f"at most {_bits(1)} bits for a one-call case to {_bits(largest)} bits for the largest" in readme
 
 
 def test_nothing_the_submission_made_reaches_a_hidden_case_in_any_format_or_export():

@@ -69,12 +69,12 @@ def test_the_sites_cookie_is_read_whatever_other_cookies_the_browser_sends_for_t
         assert site.request("GET", "/", headers={"cookie": header, "x-judge-token": None})[0] == 403, header
 
 
-def _raw_get(site: Client, path: str) -> tuple[int, dict[str, str]]:
+def _raw_get(site: Client, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str]]:
     import http.client
 
     connection = http.client.HTTPConnection(site.host, site.port, timeout=30)
     try:
-        connection.request("GET", path)
+        connection.request("GET", path, headers=headers or {})
         response = connection.getresponse()
         return response.status, {k.lower(): v for k, v in response.getheaders()}
     finally:
@@ -87,10 +87,14 @@ WALL = {"default-src": {"'self'"}, "script-src": {"'self'"}, "object-src": {"'no
 anything elsewhere, re-basing links or being framed (docs/reports.md): each exactly so, nothing looser"""
 
 
-@pytest.mark.parametrize("path", ["/", f"/problems/{SLUG}", "/api/problems", "/no/such/page",
-                                  "/static/vendor/codemirror/codemirror.js"])
-def test_every_response_carries_the_second_wall(site, path):
-    for status, headers in (_raw_get(site, path), _raw_get(site, f"{path}?key=wrong")):
+@pytest.mark.parametrize("path, status", [("/", 200), (f"/problems/{SLUG}", 200), (f"/api/problems/{SLUG}/samples/1", 200),
+                                          ("/no/such/page", 404), ("/static/vendor/codemirror/codemirror.js", 200)])
+def test_every_response_carries_the_second_wall(site, path, status):
+    """Each kind of response, to the learner (with the site's cookie) and to a request without it (refused)."""
+    key = {"cookie": f"judge_token_{site.port}={site.token}"}
+    answered = [_raw_get(site, path, key), _raw_get(site, path)]
+    assert answered[0][0] == status and (answered[1][0] == 403 or path.startswith("/static/")), answered
+    for status, headers in answered:
         directives = {d.split()[0]: set(d.split()[1:]) for d in headers["content-security-policy"].split(";")
                       if d.strip()}
         assert {name: directives.get(name) for name in WALL} == WALL, (path, status)

@@ -4,8 +4,10 @@ here, what a CPU machine can check."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+import ast
+import inspect
 
+from judge.worker import main as worker_main
 from judge.worker.main import _force_full_fp32
 from tests.support.cli import REFERENCE_SOURCE, SLUG, judge_json
 
@@ -20,19 +22,31 @@ class Solution(Solution):
 
 def test_a_worker_is_started_with_tf32_off_for_nvidia_libraries(toy_root, write_submission):
     _, report = judge_json(["run", SLUG, str(write_submission(TELLS))], toy_root)
-    said = {call["error"]["msg"] for test in report["tests"] for call in test["extra_data"]["calls"] if call.get("error")}
+    calls = [call for test in report["tests"] for call in test["extra_data"]["calls"]]
+    said = {call["error"]["msg"] for call in calls if call.get("error")}
     assert said == {"NVIDIA_TF32_OVERRIDE='0'"}, report["tests"][0]["extra_data"]
 
 
-def _torch(allowed: bool) -> SimpleNamespace:
-    precision = []
-    backends = SimpleNamespace(cuda=SimpleNamespace(matmul=SimpleNamespace(allow_tf32=allowed)),
-                               cudnn=SimpleNamespace(allow_tf32=allowed))
-    return SimpleNamespace(backends=backends, set_float32_matmul_precision=precision.append, precision=precision)
-
-
 def test_each_call_on_cuda_turns_tf32_off_whatever_the_submission_set():
-    torch = _torch(allowed=True)  # as a submission's earlier call may have left it
-    _force_full_fp32(torch, "cuda")
-    assert not torch.backends.cuda.matmul.allow_tf32 and not torch.backends.cudnn.allow_tf32
-    assert torch.precision == ["highest"]
+    """As a submission's earlier call may have left them: TF32 asked for through torch's per-backend switches
+    (cuDNN's convolutions and RNNs, CUDA matmuls). The switches are plain flags, settable without a GPU."""
+    import torch
+
+    switches = (torch.backends.cuda.matmul, torch.backends.cudnn.conv, torch.backends.cudnn.rnn)
+    before = [s.fp32_precision for s in switches]
+    try:
+        torch.backends.cudnn.fp32_precision = "tf32"
+        for switch in switches:
+            switch.fp32_precision = "tf32"
+        _force_full_fp32(torch, "cuda")
+        assert [s.fp32_precision for s in switches] == ["ieee"] * 3
+    finally:
+        torch.backends.cudnn.fp32_precision = "none"
+        for switch, value in zip(switches, before):
+            switch.fp32_precision = value
+
+
+def test_the_worker_forces_it_before_every_call_not_once():
+    loop = next(node for node in ast.walk(ast.parse(inspect.getsource(worker_main)))
+                if isinstance(node, ast.For) and ast.unparse(node.iter) == "incoming")
+    assert "_force_full_fp32(torch, device)" in [ast.unparse(n) for n in ast.walk(loop) if isinstance(n, ast.Call)]

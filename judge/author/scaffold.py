@@ -8,17 +8,15 @@ from there.
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 from string import Template
 
 from judge.errors import BadInput
-from judge.package.problem import problems_roots
+from judge.package.problem import SLUG, problems_roots
 from judge.settings import PROBLEMS, SOLUTIONS
 
 SKELETON = Path(__file__).with_name("skeleton")
-SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 FILLED = ("problem.toml",)
 """skeleton files that name the problem (``$slug``, ``$title``); the rest are copied as they are"""
 

@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 from judge import messages
 from judge.author import parallel
+from judge.command import error_line
 from judge.author.fragility import ERROR
 from judge.author.generate import check_case, differing_leaves, same_outputs
 from judge.author.leaks import find_leaks
@@ -159,7 +160,7 @@ def _check_package(problem: Problem, tally: Tally) -> None:
             try:
                 render_markdown(problem, lang)
             except JudgeError as exc:
-                tally.error(str(exc))
+                tally.error(error_line(exc, "en"))
     declared = problem.declared_submissions()
     if not any(d.verdict == "accepted" for d in declared):
         tally.warning(f"{problem.root / 'submissions'}: no declared accepted submission (add some under submissions/accepted/)")
@@ -215,7 +216,7 @@ def _verify_one(slug: str, pool: WorkerPool | None, log: Log, device: str, warni
         problem = find_problem(slug)
         problem.cases  # noqa: B018 -- loads and validates every case file once, before the checks read them
     except JudgeError as exc:
-        tally.error(str(exc))
+        tally.error(error_line(exc, "en"))
         return tally
     judged = ([lambda p, t: _check_declared(p, pool, t, device)] if pool else []) + ([mutation] if mutation else [])
     steps = [_check_package, _check_cases] + (judged if problem.reference.is_file() else [])  # else said once, there
@@ -223,7 +224,7 @@ def _verify_one(slug: str, pool: WorkerPool | None, log: Log, device: str, warni
         try:
             step(problem, tally)
         except JudgeError as exc:
-            tally.error(str(exc))
+            tally.error(error_line(exc, "en"))
     return tally
 
 

@@ -180,7 +180,7 @@ def merge_folders(folders: list[Path], out: Path, figures: Figures = Figures()) 
     parts = [(folder, _graded_folder(folder)) for folder in folders]
     _check_shards(parts)
     figures = dataclasses.replace(figures, points=_points(parts, figures.points))
-    store, owner, reports = Store(out), {}, []
+    store, owner, reports, judged_by = Store(out), {}, [], None
     for folder, meta in parts:
         if meta.get("incomplete"):
             raise BadInput("merge_interrupted", path=folder, missing=meta["incomplete"])
@@ -199,6 +199,11 @@ def merge_folders(folders: list[Path], out: Path, figures: Figures = Figures()) 
             for stored in (report, exact) if exact is not None else (report,):
                 _check_shown(stored, student, folder)
             check_stored(report, row, folder)
+            grading = report.get("grading")
+            key = grading.get("judge_key") if isinstance(grading, dict) else None
+            judged_by = judged_by or (key, folder)
+            if key != judged_by[0]:  # a merged class is judged by one plan: the same cases, limits and judge
+                raise BadInput("merge_other_cases", path=folder, student=student, first=judged_by[1])
             if source.folder(student).resolve() != store.folder(student).resolve():
                 store.save(report, exact)
             reports.append(report)

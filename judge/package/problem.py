@@ -185,6 +185,10 @@ class Problem:
         return found
 
 
+SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+"""a problem's name: its folder, and what every command, report and page shows"""
+
+
 def _check_meta(meta: dict[str, Any], path: Path) -> None:
     def need(ok: bool, what: str) -> None:
         if not ok:
@@ -214,6 +218,7 @@ def _check_meta(meta: dict[str, Any], path: Path) -> None:
         parse_domain(meta)
     except ValueError as exc:
         need(False, str(exc))
+    need(bool(SLUG.fullmatch(meta["slug"])), "'slug' must be lower-case letters and digits joined by single hyphens")
     need(meta["slug"] == path.parent.name, f"slug '{meta['slug']}' must match the folder name")
 
 

@@ -127,7 +127,8 @@ def autograde(export: Export, root: Path, slug: str | None, log: Log) -> dict[st
     done = 0
     for exported, problem in problems:
         path, reason = locate(layout.submission, exported.slug, len(chosen) == 1)
-        log(messages.say("autograde_judging", slug=exported.slug, path=inline(str(path)) if reason is None else reason))
+        shown = inline(str(path if reason is None else reason))  # the student's file names are data
+        log(messages.say("autograde_judging", slug=exported.slug, path=shown))
 
         def progress(index: int, _result: object, before: int = done) -> None:
             results.write(platform.unfinished(before + index + 1, total), durable=False)

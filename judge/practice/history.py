@@ -35,7 +35,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from judge import messages
+from judge.command import error_line, line
 from judge.compat import StrEnum
 from judge.errors import BadInput
 from judge.places import data_home
@@ -211,7 +211,7 @@ def record_report(report: dict[str, Any], keep: Callable[[Attempt], None] | None
             keep(attempt)
     except BadInput as exc:
         lang = report_language(report)
-        return attempt, messages.say_in(lang, "not_recorded", reason=exc.said_in(lang))
+        return attempt, line(lang, "not_recorded", reason=error_line(exc, lang))
     return attempt, None
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from judge import messages
-from judge.command import said
+from judge.command import error_line
 from judge.errors import BadInput, JudgeError
 from judge.package.problem import find_problem
 from judge.practice.history import record_report
@@ -110,7 +110,7 @@ def judge_cell(line: str, cell: str) -> None:
     try:
         report = judge_source(slug, cell_submission(notebook_cells(), cell), submit, lang)
     except JudgeError as exc:
-        print(f"judge: {said(exc, lang)}", file=sys.stderr)
+        print(f"judge: {error_line(exc, lang)}", file=sys.stderr)
         return
     show(report)
     if report["verdict"] != "compile_error":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from judge import messages
+from judge.command import line
 from judge.package.problem import Problem
 from judge.package.text import display_width
 from judge.judging.verdict import Tone
@@ -70,4 +71,4 @@ def attempt_list(attempts: list[Attempt], color: bool, where: str, one_problem: 
         right, verdict_column = frozenset({3, 4, 6}), 2
     paint = (verdict_column, [ansi(a.verdict) for a in attempts]) if color else None
     return (table(header, rows, right, paint) + "\n"
-            + messages.say_in(lang, "history_where", count=len(attempts), path=where) + "\n")
+            + line(lang, "history_where", count=len(attempts), path=where) + "\n")

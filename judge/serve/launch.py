@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import socket
 import sys
 import webbrowser
@@ -25,9 +26,10 @@ def bind(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
-    except OSError as exc:
+    except (OSError, TypeError, UnicodeError) as exc:  # TypeError, UnicodeError: a name that is not a host's
         sock.close()
-        raise BadInput("serve_port_busy", host=host, port=port, reason=os_reason(exc)) from None
+        refused = exc if isinstance(exc, OSError) else OSError(errno.EINVAL, "not a host name")
+        raise BadInput("serve_port_busy", host=host, port=port, reason=os_reason(refused)) from None
     sock.listen(64)
     sock.set_inheritable(True)
     return sock
@@ -44,7 +46,7 @@ def serve(host: str = LOOPBACK, port: int = 8765, open_browser: bool = False, gr
     """Serve the site until Ctrl-C; its lines in the terminal said in ``lang``, the site's first page shown in it."""
     graded = check_graded(graded) if graded is not None else None
     if host != LOOPBACK:
-        print(f"judge: {messages.say_in(lang, 'serve_host_warning', host=host)}", file=sys.stderr)
+        print(f"judge: {line(lang, 'serve_host_warning', host=host)}", file=sys.stderr)
     sock = bind(host, port)
     port = sock.getsockname()[1]
     token = new_token()

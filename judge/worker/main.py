@@ -111,11 +111,20 @@ def import_failure(exc: BaseException) -> dict[str, Any]:
 
 
 def _force_full_fp32(torch: Any, device: str) -> None:
-    """TF32 changes a fifth of 4-decimal values (``docs/numerics.md`` §1): keep every GEMM in full float32."""
-    if device == "cuda":
-        torch.backends.cuda.matmul.allow_tf32 = False
-        torch.backends.cudnn.allow_tf32 = False
-        torch.set_float32_matmul_precision("highest")
+    """TF32 changes a fifth of 4-decimal values (``docs/numerics.md`` §1): keep every GEMM and convolution in full
+    float32, whatever an earlier call set. Where torch has the per-backend ``fp32_precision`` switches (2.9 and
+    later) they are the ones set: a submission could turn cuDNN's convolutions to TF32 through them past the older
+    ``allow_tf32`` flags, and torch refuses to read flags set through both."""
+    if device != "cuda":
+        return
+    backends = torch.backends
+    if hasattr(getattr(backends.cudnn, "conv", None), "fp32_precision"):
+        for switch in (backends.cuda.matmul, backends.cudnn.conv, backends.cudnn.rnn):
+            switch.fp32_precision = "ieee"
+    else:
+        backends.cuda.matmul.allow_tf32 = False
+        backends.cudnn.allow_tf32 = False
+    torch.set_float32_matmul_precision("highest")
 
 
 def _build(objects: dict[str, Any], device: str) -> dict[str, Any]:
