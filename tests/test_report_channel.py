@@ -119,8 +119,9 @@ def _bits(calls: int) -> str:
 
 
 def test_the_docs_state_the_channel_as_counted_for_the_largest_hidden_case_here():
-    """docs/reports.md, docs/security.md and the README give the channel's entries and bits for one, two and three calls and
-    for the largest hidden case of the bundled problems: each as counted above, for the cases as they are now."""
+    """docs/reports.md, docs/security.md and the README give the channel's entries and bits for one, two and three
+    calls and for the largest hidden case of the bundled problems: each as counted above, for the cases as they
+    are now."""
     largest = max(len(case.calls) for slug in available() for case in find_problem(slug).cases if case.hidden)
     reports, security, readme = (" ".join((REPO / page).read_text().split())
                                  for page in ("docs/reports.md", "docs/security.md", "README.md"))

@@ -87,8 +87,9 @@ WALL = {"default-src": {"'self'"}, "script-src": {"'self'"}, "object-src": {"'no
 anything elsewhere, re-basing links or being framed (docs/reports.md): each exactly so, nothing looser"""
 
 
-@pytest.mark.parametrize("path, status", [("/", 200), (f"/problems/{SLUG}", 200), (f"/api/problems/{SLUG}/samples/1", 200),
-                                          ("/no/such/page", 404), ("/static/vendor/codemirror/codemirror.js", 200)])
+@pytest.mark.parametrize("path, status", [("/", 200), (f"/problems/{SLUG}", 200),
+                                          (f"/api/problems/{SLUG}/samples/1", 200), ("/no/such/page", 404),
+                                          ("/static/vendor/codemirror/codemirror.js", 200)])
 def test_every_response_carries_the_second_wall(site, path, status):
     """Each kind of response, to the learner (with the site's cookie) and to a request without it (refused)."""
     key = {"cookie": f"judge_token_{site.port}={site.token}"}

@@ -21,8 +21,8 @@ KEY_POSITION = {"say": 0, "say_in": 1, "BadInput": 0, "InternalError": 0, "Judge
                 "Native": 1, "NotASolution": 0, "line": 1}
 """the callables that take a message key, and where: each passes it, with its other keyword arguments as the
 fields, to ``messages.say`` (``judge.errors``, ``judge.judging.session``, ``judge.package.snippet``,
-``judge.serve.pages``, ``judge.command.line``; a case's checker, ``judge.package.kinds.base.Checker``: its ``fail`` and ``type``), or
-to the parent as a key and fields (``judge.worker.main.NotASolution``)"""
+``judge.serve.pages``, ``judge.command.line``; a case's checker, ``judge.package.kinds.base.Checker``: its
+``fail`` and ``type``), or to the parent as a key and fields (``judge.worker.main.NotASolution``)"""
 KEY_KEYWORD = {"_strings": "key"}
 """callables that take a key as a keyword (``judge.serve.pages``)"""
 TEMPLATE_SAY = re.compile(r"""say(?:_code)?\(\s*["'](\w+)["']([^)]*)\)""")
