@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -113,6 +114,10 @@ def test_a_case_file_named_with_what_a_terminal_acts_on_is_refused(toy_root, tmp
     (hidden / "01-six.json").rename(hidden / "01\nok  hidden-99\x1b[2J.json")
     line = _one_clear_line(run_judge(["submit", SLUG, str(write_submission(REFERENCE_SOURCE))], broken))
     assert "01\\nok  hidden-99\\x1b[2J.json" in line and "letters, digits" in line and not CONTROL.search(line)
+    verified = run_judge(["verify", SLUG, "--no-submissions"], broken)  # which lists what it refuses, one a line
+    assert verified.returncode == 1 and "letters, digits" in verified.stdout
+    assert not CONTROL.search(verified.stdout.replace("\n", ""))
+    assert not any(line.startswith("ok  hidden-99") for line in verified.stdout.splitlines())
 
 
 def test_a_problem_folder_whose_slug_a_terminal_acts_on_is_refused(toy_root, tmp_path):
@@ -130,14 +135,35 @@ def test_a_problem_folder_whose_slug_a_terminal_acts_on_is_refused(toy_root, tmp
     assert not CONTROL.search(line)
 
 
-@pytest.mark.parametrize("command", [["doctor"], ["serve", "--host", "x\x1b]0;t\x07\nFAKE", "--port", "0"]])
+@pytest.mark.parametrize("command", [["doctor"], ["serve", "--host", "x\x1b]0;t\x07\nFAKE", "--port", "0"]],
+                         ids=["doctor", "serve --host"])
 def test_the_machine_s_own_names_stay_on_their_lines(toy_root, tmp_path, command):
-    env_home = tmp_path / "h\x1b[31m\nFAKE: accepted"
-    env = {**judge_env(toy_root), "JUDGE_HOME": str(env_home), "PYTHONIOENCODING": "utf-8:strict"}
+    _names_stay_on_their_lines(toy_root, tmp_path / "h\x1b[31m\nFAKE: accepted", command)
+
+
+def test_a_history_that_cannot_be_written_is_named_on_one_line(toy_root, tmp_path, write_submission):
+    """The attempt is judged but not recorded: the warning names the history's folder, a path of any bytes."""
+    blocked = tmp_path / os.fsdecode(b"h\x1b[31m\nFAKE: accepted\xff")  # not UTF-8, on a strict stdout
+    blocked.write_text("a file where the history's folder should be")
+    text = _names_stay_on_their_lines(toy_root, blocked, ["run", SLUG, str(write_submission(REFERENCE_SOURCE))])
+    assert "not recorded" in text
+
+
+def test_the_history_names_its_file_on_one_line(toy_root, tmp_path, write_submission):
+    home = tmp_path / "h\x1b[31m\nFAKE: accepted"
+    env = {**judge_env(toy_root), "JUDGE_HOME": str(home)}
+    subprocess.run([sys.executable, "-m", "judge", "run", SLUG, str(write_submission(REFERENCE_SOURCE))],
+                   capture_output=True, timeout=120, env=env, check=True)
+    assert "history.sqlite3" in _names_stay_on_their_lines(toy_root, home, ["history", SLUG])
+
+
+def _names_stay_on_their_lines(toy_root, home, command: list[str]) -> str:
+    env = {**judge_env(toy_root), "JUDGE_HOME": str(home), "PYTHONIOENCODING": "utf-8:strict"}
     result = subprocess.run([sys.executable, "-m", "judge", *command], capture_output=True, timeout=120, env=env)
     text = (result.stdout + result.stderr).decode("utf-8")
     assert "Traceback" not in text and "internal error" not in text, text[-2000:]
     assert not CONTROL.search(text.replace("\n", "")) and not any(line.startswith("FAKE") for line in text.splitlines())
+    return text
 
 
 def test_output_file_and_formats(toy_root, write_submission, tmp_path):

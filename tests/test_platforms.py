@@ -150,13 +150,15 @@ for attack in (lambda: open({str(target)!r}, "w").write(FORGED),
     assert (root / "results").stat().st_mode & 0o777 == 0o755
 
 
+@pytest.mark.parametrize("suffix, judged", [(".py", True), (".txt", False)], ids=["the solution", "not a .py file"])
 def test_a_students_file_name_is_data_in_the_autograders_log_even_on_a_strict_terminal(toy_root, gradescope_export,
-                                                                                       tmp_path):
+                                                                                       tmp_path, suffix, judged):
     """Gradescope students name their own files: a name that is not UTF-8 and holds a newline and terminal escapes
-    neither forges a line of the instructor's log nor fails the judge on a strict UTF-8 stdout."""
+    neither forges a line of the instructor's log nor fails the judge on a strict UTF-8 stdout, whether the log
+    names it as the file judged or as the file found instead of a .py file."""
     root = tmp_path / "autograder"
     (root / "submission").mkdir(parents=True)
-    name = b"sol\nwrote results (score 99.0)\x1b[2J\x1b]0;pwn\x07\xff.py"
+    name = b"sol\nwrote results (score 99.0)\x1b[2J\x1b]0;pwn\x07\xff" + suffix.encode()
     (root / "submission" / os.fsdecode(name)).write_text(REFERENCE_SOURCE)
     env = {**judge_env(toy_root), "PYTHONIOENCODING": "utf-8:strict"}
     result = subprocess.run([sys.executable, "-m", "judge", "autograde", "gradescope", "--config",
@@ -167,7 +169,8 @@ def test_a_students_file_name_is_data_in_the_autograders_log_even_on_a_strict_te
     assert not CONTROL.search(log.replace("\n", "")) and "\\xff" in log
     assert not any(line.startswith("wrote results (score 99") for line in log.splitlines())
     results = json.loads((root / "results" / "results.json").read_text())
-    assert results["score"] == sum(t["max_score"] for t in results["tests"]) > 0
+    full = sum(t["max_score"] for t in results["tests"])
+    assert results["score"] == (full if judged else 0.0) and full > 0
 
 
 def test_a_killed_autograder_leaves_valid_results_that_say_so(toy_root, gradescope_export, tmp_path):
